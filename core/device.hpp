@@ -1,0 +1,32 @@
+// The CUDA-free facade over GPUs: what core/ and tools/ may know about devices.
+// Implemented in kernels/ (CUDA builds) or kernels/cuda_absent.cpp (no CUDA),
+// where every engine factory throws ResourceError("built without CUDA support").
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/msv_engine.hpp"
+
+namespace warpdp {
+
+struct GpuInfo {
+    int index = 0;
+    std::string name;
+    uint64_t memory_bytes = 0;
+    int cc_major = 0;
+    int cc_minor = 0;
+};
+
+// True when this binary contains CUDA engines.
+bool built_with_cuda() noexcept;
+// Visible GPUs; empty without CUDA, without a driver or without a GPU. Never throws.
+std::vector<GpuInfo> list_gpus() noexcept;
+
+// CUDA MSV engine over the given device indices (all of them used, targets
+// split between them). Throws ResourceError when CUDA is unavailable.
+std::unique_ptr<MsvEngine> make_msv_cuda_engine(const std::vector<int>& devices);
+
+}  // namespace warpdp

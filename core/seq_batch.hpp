@@ -1,0 +1,43 @@
+// A batch of digitised sequences laid out for one host-to-device copy:
+// residues of all records back to back, with offsets[i]..offsets[i+1]
+// delimiting record i. Names and descriptions stay on the host.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace warpdp {
+
+struct SeqBatch {
+    uint64_t first_index = 0;          // 0-based record number of record 0 in its file
+    std::vector<std::string> names;
+    std::vector<std::string> descs;
+    std::vector<uint8_t> residues;     // digitised codes (see Alphabet)
+    std::vector<uint64_t> offsets{0};  // size() + 1 entries
+
+    size_t size() const noexcept { return names.size(); }
+    bool empty() const noexcept { return names.empty(); }
+    uint64_t length(size_t i) const noexcept { return offsets[i + 1] - offsets[i]; }
+    std::span<const uint8_t> seq(size_t i) const noexcept {
+        return {residues.data() + offsets[i], static_cast<size_t>(length(i))};
+    }
+    uint64_t total_residues() const noexcept { return offsets.back(); }
+
+    void clear() {
+        names.clear();
+        descs.clear();
+        residues.clear();
+        offsets.assign(1, 0);
+    }
+    // Appends one record whose residues were already pushed onto `residues`.
+    void close_record(std::string name, std::string desc) {
+        names.push_back(std::move(name));
+        descs.push_back(std::move(desc));
+        offsets.push_back(residues.size());
+    }
+};
+
+}  // namespace warpdp

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages warpdp builds and tests with.
+# Idempotent: a no-op when everything is present; `apt-get update` runs only
+# when something has to be installed. Needs root (or sudo) only in that case.
+set -euo pipefail
+
+build_pkgs=(cmake make g++ pkg-config libhts-dev zlib1g-dev
+            libboost-program-options-dev nlohmann-json3-dev doctest-dev)
+oracle_pkgs=(hmmer hmmer-examples ampliconnoise vsearch-examples parasail fasta3)
+
+missing=()
+for p in "${build_pkgs[@]}" "${oracle_pkgs[@]}"; do
+    if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
+        missing+=("$p")
+    fi
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+echo "install-deps: installing ${missing[*]}" >&2
+sudo_cmd=()
+[ "$(id -u)" -ne 0 ] && sudo_cmd=(sudo)
+export DEBIAN_FRONTEND=noninteractive
+"${sudo_cmd[@]}" apt-get update -qq
+"${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
