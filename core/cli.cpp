@@ -1,0 +1,127 @@
+// Shared command-line parsing and device resolution.
+#include "core/cli.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <iostream>
+#include <sstream>
+#include <thread>
+
+#include <unistd.h>
+
+#include "core/device.hpp"
+#include "core/errors.hpp"
+#include "warpdp_build_config.hpp"
+
+namespace po = boost::program_options;
+
+namespace warpdp {
+
+std::string DeviceChoice::describe() const {
+    if (!cuda) return "cpu";
+    std::string s = "cuda:";
+    for (size_t i = 0; i < gpus.size(); ++i) s += (i ? "," : "") + std::to_string(gpus[i]);
+    return s;
+}
+
+DeviceChoice resolve_device(const std::string& spec) {
+    if (spec == "cpu") return {};
+    if (spec == "auto") {
+        if (!built_with_cuda()) return {};
+        const auto gpus = list_gpus();
+        if (gpus.empty()) return {};
+        DeviceChoice d{true, {}};
+        for (const auto& g : gpus) d.gpus.push_back(g.index);
+        return d;
+    }
+    if (spec != "cuda" && spec.rfind("cuda:", 0) != 0)
+        throw UsageError("unknown --device '" + spec + "' (expected auto, cpu, cuda or cuda:0,1,...)");
+    if (!built_with_cuda()) throw ResourceError("--device " + spec + ": built without CUDA support");
+    const auto gpus = list_gpus();
+    if (gpus.empty()) throw ResourceError("--device " + spec + ": no CUDA GPU is visible");
+    DeviceChoice d{true, {}};
+    if (spec == "cuda") {
+        for (const auto& g : gpus) d.gpus.push_back(g.index);
+        return d;
+    }
+    std::string_view list(spec);
+    list.remove_prefix(5);
+    while (!list.empty()) {
+        const auto comma = list.find(',');
+        const auto item = list.substr(0, comma);
+        int idx = -1;
+        const auto [p, ec] = std::from_chars(item.data(), item.data() + item.size(), idx);
+        if (ec != std::errc() || p != item.data() + item.size() || idx < 0)
+            throw UsageError("--device " + spec + ": '" + std::string(item) + "' is not a GPU index");
+        if (idx >= static_cast<int>(gpus.size()))
+            throw ResourceError("--device " + spec + ": GPU " + std::to_string(idx) + " is not visible (" +
+                                std::to_string(gpus.size()) + " visible)");
+        d.gpus.push_back(idx);
+        if (comma == std::string_view::npos) break;
+        list.remove_prefix(comma + 1);
+    }
+    if (d.gpus.empty()) throw UsageError("--device " + spec + ": no GPU index given");
+    return d;
+}
+
+std::string version_text(const std::string& tool) {
+    std::ostringstream s;
+    s << tool << " (warpdp) " << WARPDP_VERSION << "\n";
+    s << "build: " << WARPDP_BUILD_TYPE << ", CUDA "
+      << (built_with_cuda() ? std::string("on (architectures ") + WARPDP_CUDA_ARCHS + ")" : std::string("off"))
+      << "\n";
+    const auto gpus = list_gpus();
+    s << "visible GPUs: " << gpus.size() << "\n";
+    for (const auto& g : gpus)
+        s << "  cuda:" << g.index << "  " << g.name << ", " << (g.memory_bytes >> 20) << " MiB, compute capability "
+          << g.cc_major << "." << g.cc_minor << "\n";
+    return s.str();
+}
+
+Cli::Cli(std::string tool, std::string usage, std::string summary)
+    : tool_(std::move(tool)), usage_(std::move(usage)), summary_(std::move(summary)),
+      tool_opts_(tool_ + " options") {}
+
+bool Cli::parse(int argc, char** argv) {
+    po::options_description common("Common options");
+    common.add_options()
+        ("device", po::value<std::string>(&common_.device)->default_value("auto"),
+         "auto (CUDA if a GPU is visible, else CPU), cpu, cuda, or cuda:0,1,...")
+        ("threads", po::value<unsigned>(&common_.threads)->default_value(0), "CPU threads (0 = all cores)")
+        ("format", po::value<std::string>(&common_.format)->default_value("tsv"), "output format (see the tool's description)")
+        (",o", po::value<std::string>(&common_.output), "write results to FILE (atomically) instead of stdout")
+        ("quiet,q", po::bool_switch(&common_.quiet), "no warnings or run summary on stderr")
+        ("progress", "show progress and throughput on stderr (default: only when stderr is a terminal)")
+        ("no-progress", "never show progress")
+        ("help,h", "print this help and exit")
+        ("version", "print version, build configuration and visible GPUs, and exit");
+    po::options_description all;
+    all.add(tool_opts_).add(common);
+    try {
+        po::store(po::command_line_parser(argc, argv).options(all).positional(positional_).run(), vm_);
+        if (vm_.count("help")) {
+            std::cout << "Usage: " << usage_ << "\n" << summary_ << "\n\n" << all << "\n";
+            return false;
+        }
+        if (vm_.count("version")) {
+            std::cout << version_text(tool_);
+            return false;
+        }
+        po::notify(vm_);
+    } catch (const po::error& e) {
+        throw UsageError(std::string(e.what()) + " (see --help)");
+    }
+    if (common_.threads == 0) common_.threads = std::max(1u, std::thread::hardware_concurrency());
+    if (vm_.count("progress") && vm_.count("no-progress"))
+        throw UsageError("--progress and --no-progress are mutually exclusive");
+    common_.progress = vm_.count("progress") ? true : vm_.count("no-progress") ? false : ::isatty(2) == 1;
+    if (common_.quiet) common_.progress = false;
+    if (std::find(formats_.begin(), formats_.end(), common_.format) == formats_.end()) {
+        std::string list;
+        for (const auto& f : formats_) list += (list.empty() ? "" : ", ") + f;
+        throw UsageError("unknown --format '" + common_.format + "' (expected " + list + ")");
+    }
+    return true;
+}
+
+}  // namespace warpdp

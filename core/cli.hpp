@@ -1,0 +1,62 @@
+// The command-line conventions every warpdp tool shares (Boost.Program_options):
+//   --device auto|cpu|cuda|cuda:0,1   --threads N   --format tsv|jsonl   -o FILE
+//   --quiet   --progress/--no-progress   --help   --version
+// A tool adds its own options to tool_options() before parse().
+#pragma once
+
+#include <boost/program_options.hpp>
+#include <string>
+#include <vector>
+
+namespace warpdp {
+
+struct CommonOptions {
+    std::string device = "auto";
+    unsigned threads = 0;  // resolved: never 0 after parse()
+    std::string format = "tsv";
+    std::string output;    // empty: stdout
+    bool quiet = false;
+    bool progress = false;  // resolved: on by default only when stderr is a terminal
+};
+
+// Which engine family runs, and on which GPUs.
+struct DeviceChoice {
+    bool cuda = false;
+    std::vector<int> gpus;  // non-empty iff cuda
+    std::string describe() const;
+};
+
+// Resolves a --device value against the GPUs this binary can see. "auto"
+// picks CUDA when a GPU is visible, else the CPU. Throws UsageError for a
+// malformed value and ResourceError when CUDA is asked for but unavailable.
+DeviceChoice resolve_device(const std::string& spec);
+
+class Cli {
+public:
+    Cli(std::string tool, std::string usage, std::string summary);
+    boost::program_options::options_description& tool_options() { return tool_opts_; }
+    // Positional arguments, if the tool takes any.
+    boost::program_options::positional_options_description& positional() { return positional_; }
+    // Returns false when --help or --version was answered (exit 0).
+    // Throws UsageError for bad command lines.
+    bool parse(int argc, char** argv);
+    const CommonOptions& common() const noexcept { return common_; }
+    const boost::program_options::variables_map& vm() const noexcept { return vm_; }
+    const std::string& tool() const noexcept { return tool_; }
+    // Output formats this tool accepts for --format (default: tsv, jsonl).
+    void set_formats(std::vector<std::string> formats) { formats_ = std::move(formats); }
+
+private:
+    void print_version() const;
+    std::string tool_, usage_, summary_;
+    boost::program_options::options_description tool_opts_;
+    boost::program_options::positional_options_description positional_;
+    boost::program_options::variables_map vm_;
+    CommonOptions common_;
+    std::vector<std::string> formats_{"tsv", "jsonl"};
+};
+
+// The text of --version: version, build configuration, visible GPUs.
+std::string version_text(const std::string& tool);
+
+}  // namespace warpdp

@@ -1,0 +1,44 @@
+// Where a tool's results go: stdout, or a file written atomically (a
+// temporary file beside the target, renamed over it only on commit(), removed
+// if the tool fails first). A reader that closes the pipe early (`| head`)
+// surfaces as BrokenPipe, which tools turn into a quiet exit.
+#pragma once
+
+#include <cstdio>
+#include <exception>
+#include <string>
+#include <string_view>
+
+namespace warpdp {
+
+struct BrokenPipe : std::exception {
+    const char* what() const noexcept override { return "broken pipe"; }
+};
+
+class OutputFile {
+public:
+    // path empty or "-": stdout.
+    explicit OutputFile(const std::string& path);
+    ~OutputFile();
+    OutputFile(const OutputFile&) = delete;
+    OutputFile& operator=(const OutputFile&) = delete;
+
+    void write(std::string_view text);
+    // Flushes; for a file, renames the temporary over the target. Throws
+    // ResourceError (disk full, ...) or BrokenPipe.
+    void commit();
+    const std::string& path() const noexcept { return path_; }
+
+private:
+    void check_stream();
+    std::string path_;
+    std::string tmp_path_;
+    std::FILE* stream_ = nullptr;
+    bool is_stdout_ = false;
+    bool committed_ = false;
+};
+
+// Ignore SIGPIPE so a closed pipe shows up as EPIPE on write (then BrokenPipe).
+void ignore_sigpipe();
+
+}  // namespace warpdp

@@ -1,0 +1,43 @@
+// Error-to-exit-code mapping shared by every tool.
+#include "core/tool_main.hpp"
+
+#include <cstdio>
+#include <exception>
+#include <new>
+
+#include "core/errors.hpp"
+#include "core/output_file.hpp"
+
+namespace warpdp {
+
+namespace {
+int report(const std::string& tool, const std::string& what, ExitCode code) {
+    std::fflush(stdout);
+    std::fprintf(stderr, "%s: error: %s\n", tool.c_str(), what.c_str());
+    return static_cast<int>(code);
+}
+}  // namespace
+
+void warn(const std::string& tool, const std::string& message) {
+    std::fprintf(stderr, "%s: warning: %s\n", tool.c_str(), message.c_str());
+}
+
+int run_tool(const std::string& tool, int argc, char** argv,
+             const std::function<int(int, char**)>& body) {
+    ignore_sigpipe();
+    try {
+        return body(argc, argv);
+    } catch (const BrokenPipe&) {
+        return 0;  // the reader has all it wanted (`| head`): end quietly
+    } catch (const InternalError& e) {
+        return report(tool, std::string("internal error: ") + e.what(), e.exit_code());
+    } catch (const Error& e) {
+        return report(tool, e.what(), e.exit_code());
+    } catch (const std::bad_alloc&) {
+        return report(tool, "out of memory", ExitCode::resource);
+    } catch (const std::exception& e) {
+        return report(tool, std::string("internal error: ") + e.what(), ExitCode::internal);
+    }
+}
+
+}  // namespace warpdp

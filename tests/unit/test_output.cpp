@@ -1,0 +1,106 @@
+// Writers: TSV and JSONL formatting and escaping; atomic -o output.
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <cmath>
+#include <stdexcept>
+
+#include "core/errors.hpp"
+#include "core/output_file.hpp"
+#include "core/record_writer.hpp"
+#include "test_support.hpp"
+
+using namespace warpdp;
+
+namespace {
+std::string slurp(const std::filesystem::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+size_t files_in(const std::filesystem::path& dir) {
+    size_t n = 0;
+    for ([[maybe_unused]] const auto& e : std::filesystem::directory_iterator(dir)) ++n;
+    return n;
+}
+const std::vector<std::string> kCols{"name", "count", "score", "pvalue", "extra"};
+const std::vector<Value> kRow{std::string("sp|P1|a\tb\\c\nd"), int64_t{-42}, fixed(1.5, 6), general(1.25e-7, 6), Absent{}};
+}  // namespace
+
+TEST_CASE("TSV: '#' header, tab-separated, escaped text, '-' for absent values") {
+    test::TempDir dir;
+    const auto path = dir.path() / "out.tsv";
+    {
+        OutputFile out(path.string());
+        RecordWriter w(out, Format::tsv, kCols);
+        w.write_header();
+        w.write(kRow);
+        out.commit();
+    }
+    CHECK(slurp(path) == "#name\tcount\tscore\tpvalue\textra\n"
+                         "sp|P1|a\\tb\\\\c\\nd\t-42\t1.500000\t1.25e-07\t-\n");
+}
+
+TEST_CASE("JSONL: one object per row, same names, numbers as numbers, null for absent") {
+    test::TempDir dir;
+    const auto path = dir.path() / "out.jsonl";
+    {
+        OutputFile out(path.string());
+        RecordWriter w(out, Format::jsonl, kCols);
+        w.write_header();  // no header in JSONL
+        w.write(kRow);
+        w.write({std::string("\"q\""), int64_t{0}, fixed(INFINITY, 6), general(0.0, 6), std::string("\xff")});
+        out.commit();
+    }
+    CHECK(slurp(path) ==
+          "{\"name\":\"sp|P1|a\\tb\\\\c\\nd\",\"count\":-42,\"score\":1.500000,\"pvalue\":1.25e-07,\"extra\":null}\n"
+          "{\"name\":\"\\\"q\\\"\",\"count\":0,\"score\":\"inf\",\"pvalue\":0,\"extra\":\"\xef\xbf\xbd\"}\n");
+}
+
+TEST_CASE("a row with the wrong number of values is a bug, not output") {
+    test::TempDir dir;
+    OutputFile out((dir.path() / "x").string());
+    RecordWriter w(out, Format::tsv, kCols);
+    CHECK_THROWS_AS(w.write({int64_t{1}}), InternalError);
+}
+
+TEST_CASE("atomic -o: nothing appears before commit, nothing is left after a failure") {
+    test::TempDir dir;
+    const auto path = dir.path() / "result.tsv";
+    std::ofstream(path) << "old content\n";
+    try {
+        OutputFile out(path.string());
+        out.write("half-written\n");
+        CHECK(slurp(path) == "old content\n");  // target untouched while writing
+        throw std::runtime_error("tool failed");
+    } catch (const std::runtime_error&) {
+    }
+    CHECK(slurp(path) == "old content\n");
+    CHECK(files_in(dir.path()) == 1);  // the temporary is gone
+
+    {
+        OutputFile out(path.string());
+        out.write("new\n");
+        out.commit();
+    }
+    CHECK(slurp(path) == "new\n");
+    CHECK(files_in(dir.path()) == 1);
+}
+
+TEST_CASE("an output file in a missing directory is a resource error") {
+    test::TempDir dir;
+    CHECK_THROWS_AS(OutputFile((dir.path() / "no/such/dir/out.tsv").string()), ResourceError);
+}
+
+TEST_CASE("number formatting: fixed decimals, %g digits, non-finite words") {
+    CHECK(fixed(-0.5, 6).text == "-0.500000");
+    CHECK(fixed(INFINITY, 6).text == "inf");
+    CHECK(fixed(-INFINITY, 2).text == "-inf");
+    CHECK(fixed(NAN, 6).text == "nan");
+    CHECK(general(0.02, 6).text == "0.02");
+    CHECK(general(1.0, 6).text == "1");
+    CHECK(general(3.14159265e-300, 6).text == "3.14159e-300");
+}
