@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs the tool-level manifest tests/cases.tsv. Each non-comment row:
 #   name <TAB> expected exit code <TAB> stderr fragment ("-" for none) <TAB> command
-# The command runs under bash in a scratch directory with $BIN (the build
+# A fragment of "(empty)" demands an empty stderr. The command runs under bash in a scratch directory with $BIN (the build
 # directory holding the tools) and $DATA (tests/data) set.
 set -uo pipefail
 manifest=$1
@@ -16,7 +16,9 @@ while IFS=$'\t' read -r name want_rc fragment cmd; do
     # stderr only (stdout was discarded above)
     if [[ "$got_rc" != "$want_rc" ]]; then
         echo "FAIL $name: exit $got_rc, expected $want_rc; stderr: $got_err"; fail=$((fail+1))
-    elif [[ "$fragment" != "-" && "$got_err" != *"$fragment"* ]]; then
+    elif [[ "$fragment" == "(empty)" && -n "$got_err" ]]; then
+        echo "FAIL $name: expected no stderr, got: $got_err"; fail=$((fail+1))
+    elif [[ "$fragment" != "-" && "$fragment" != "(empty)" && "$got_err" != *"$fragment"* ]]; then
         echo "FAIL $name: stderr lacks '$fragment': $got_err"; fail=$((fail+1))
     else
         pass=$((pass+1))

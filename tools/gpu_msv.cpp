@@ -1,0 +1,196 @@
+// gpu-msv: HMMER 3.3.2's MSV (SSV fast path) and bias filters for profile
+// HMM(s) against a protein database, with hmmsearch's exact scores, P-values
+// and decisions, on a GPU or the CPU. Its TSV/JSONL rows are the candidate
+// stream gpu-viterbi reads.
+#include <chrono>
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/alphabet.hpp"
+#include "core/cli.hpp"
+#include "core/device.hpp"
+#include "core/errors.hpp"
+#include "core/hmm_reader.hpp"
+#include "core/msv_engine.hpp"
+#include "core/msv_search.hpp"
+#include "core/output_file.hpp"
+#include "core/record_writer.hpp"
+#include "core/seq_reader.hpp"
+#include "core/tool_main.hpp"
+
+using namespace warpdp;
+namespace po = boost::program_options;
+
+namespace {
+
+constexpr const char* kTool = "gpu-msv";
+
+struct Args {
+    std::string hmm, db, stats;
+    double F1 = 0.02;
+    bool nobias = false, all = false;
+    uint64_t chunk_residues = 0;
+};
+
+std::vector<MsvModel> load_models(const std::string& path, bool quiet) {
+    std::vector<MsvModel> models;
+    for (auto& hmm : read_all_hmms(path)) {
+        if (hmm.alph != AlphabetKind::amino)
+            throw InputError(path, 0, "model \"" + hmm.name + "\" is " +
+                                          std::string(Alphabet::of(hmm.alph).name()) +
+                                          "; gpu-msv searches protein databases with amino models");
+        if (!hmm.has_stats && !quiet)
+            warn(kTool, "model \"" + hmm.name + "\" has no STATS lines (not calibrated): like hmmsearch, "
+                        "every P-value is 1 and no target passes");
+        models.push_back(prepare_msv_model(std::move(hmm)));
+    }
+    return models;
+}
+
+std::unique_ptr<MsvEngine> make_engine(const DeviceChoice& dev, unsigned threads) {
+    return dev.cuda ? make_msv_cuda_engine(dev.gpus) : make_msv_cpu_engine(threads);
+}
+
+const std::vector<std::string> kColumns{"model", "model_acc", "target", "target_len", "msv_bits",
+                                        "msv_pvalue", "bias_bits", "bias_pvalue", "passed"};
+
+std::vector<Value> row_values(const MsvModel& m, const MsvRow& r, const std::string& target, bool bias_on) {
+    std::vector<Value> v;
+    v.reserve(kColumns.size());
+    v.emplace_back(m.hmm.name);
+    v.emplace_back(m.hmm.acc.empty() ? Value{Absent{}} : Value{m.hmm.acc});
+    v.emplace_back(target);
+    v.emplace_back(static_cast<int64_t>(r.length));
+    if (r.scored) {
+        v.emplace_back(fixed(r.msv_bits, 6));
+        v.emplace_back(general(r.msv_pvalue, 6));
+    } else {
+        v.emplace_back(Absent{});
+        v.emplace_back(Absent{});
+    }
+    if (bias_on && r.bias_scored) {
+        v.emplace_back(fixed(r.bias_bits, 6));
+        v.emplace_back(general(r.bias_pvalue, 6));
+    } else {
+        v.emplace_back(Absent{});
+        v.emplace_back(Absent{});
+    }
+    v.emplace_back(int64_t{r.passed ? 1 : 0});
+    return v;
+}
+
+int run(int argc, char** argv) {
+    Cli cli(kTool, "gpu-msv --hmm MODELS.hmm --db TARGETS.fa [options]",
+            "HMMER 3.3.2 MSV + bias filter (hmmsearch-identical scores and decisions) on GPU or CPU.");
+    Args a;
+    cli.tool_options().add_options()
+        ("hmm", po::value<std::string>(&a.hmm)->required(), "profile HMM file (HMMER3 ASCII, plain or gzip)")
+        ("db", po::value<std::string>(&a.db)->required(), "protein FASTA/FASTQ (plain, gzip, bgzip or - for stdin)")
+        ("F1", po::value<double>(&a.F1)->default_value(0.02), "MSV filter P-value threshold")
+        ("nobias", po::bool_switch(&a.nobias), "turn off the composition bias filter")
+        ("all", po::bool_switch(&a.all), "a row for every target, not only survivors")
+        ("stats", po::value<std::string>(&a.stats), "also write the run summary as JSON to FILE")
+        ("chunk-residues", po::value<uint64_t>(&a.chunk_residues)->default_value(0),
+         "database residues held at once (0 = automatic)");
+    if (!cli.parse(argc, argv)) return 0;
+    const auto& common = cli.common();
+    if (!(a.F1 > 0)) throw UsageError("--F1 must be > 0");
+    a.F1 = std::min(a.F1, 1.0);  // hmmsearch clamps thresholds to 1
+
+    const auto models = load_models(a.hmm, common.quiet);
+    if (models.empty()) throw InputError(a.hmm, 0, "no HMM found");
+    const DeviceChoice dev = resolve_device(common.device);
+    auto engine = make_engine(dev, common.threads);
+
+    MsvSearchOptions opt;
+    opt.F1 = a.F1;
+    opt.bias = !a.nobias;
+    opt.all = a.all;
+    opt.threads = common.threads;
+
+    SeqReaderOptions ropt;
+    if (a.chunk_residues) ropt.batch_residues = a.chunk_residues;
+    else ropt.batch_residues = dev.cuda ? (uint64_t{1} << 30) : (uint64_t{1} << 27);
+    ropt.batch_records = static_cast<size_t>(ropt.batch_residues / 16 + 1024);
+    SeqReader reader(a.db, Alphabet::amino(), ropt);
+
+    std::vector<std::string> names;
+    std::vector<std::vector<MsvRow>> rows(models.size());
+    std::vector<MsvModelTally> tally(models.size());
+    std::vector<uint16_t> raw;
+    uint64_t residues = 0, cells = 0;
+    double engine_seconds = 0;
+    const auto t0 = std::chrono::steady_clock::now();
+    SeqBatch chunk;
+    while (reader.next(chunk)) {
+        engine->load_targets(chunk);
+        raw.resize(chunk.size());
+        for (size_t mi = 0; mi < models.size(); ++mi) {
+            const auto e0 = std::chrono::steady_clock::now();
+            engine->score(models[mi].byte, raw);
+            engine_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - e0).count();
+            cells += static_cast<uint64_t>(models[mi].byte.M) * chunk.total_residues();
+            msv_decide(models[mi], chunk, raw, opt, rows[mi], tally[mi]);
+        }
+        residues += chunk.total_residues();
+        for (auto& n : chunk.names) names.push_back(std::move(n));
+        if (common.progress) {
+            const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+            std::fprintf(stderr, "\r%s: %zu targets, %.3g Mres, %.1f Mres/s   ", kTool, names.size(),
+                         residues / 1e6, residues / 1e6 / std::max(s, 1e-9));
+        }
+    }
+    if (common.progress) std::fputc('\n', stderr);
+    if (names.empty()) throw InputError(a.db, 0, "no sequences in the database");
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+
+    OutputFile out(common.output);
+    RecordWriter writer(out, parse_format(common.format), kColumns);
+    writer.write_header();
+    for (size_t mi = 0; mi < models.size(); ++mi)
+        for (const auto& r : rows[mi]) writer.write(row_values(models[mi], r, names[r.target], opt.bias));
+    out.commit();
+
+    nlohmann::ordered_json stats;
+    stats["tool"] = kTool;
+    stats["device"] = dev.describe();
+    stats["engine"] = engine->name();
+    stats["targets"] = names.size();
+    stats["residues"] = residues;
+    stats["seconds"] = seconds;
+    stats["engine_seconds"] = engine_seconds;
+    stats["cells"] = cells;
+    stats["cells_per_second"] = engine_seconds > 0 ? cells / engine_seconds : 0.0;
+    stats["models"] = nlohmann::ordered_json::array();
+    for (size_t mi = 0; mi < models.size(); ++mi)
+        stats["models"].push_back({{"model", models[mi].hmm.name}, {"M", models[mi].byte.M},
+                                   {"passed_msv", tally[mi].passed_msv},
+                                   {"passed_bias", opt.bias ? tally[mi].passed_bias
+                                                            : tally[mi].passed_msv}});
+    if (!common.quiet) {
+        for (size_t mi = 0; mi < models.size(); ++mi)
+            std::fprintf(stderr, "%s: %s (M=%d): targets %zu, residues %llu, passed MSV %llu, passed bias %llu\n",
+                         kTool, models[mi].hmm.name.c_str(), models[mi].byte.M, names.size(),
+                         static_cast<unsigned long long>(residues),
+                         static_cast<unsigned long long>(tally[mi].passed_msv),
+                         static_cast<unsigned long long>(opt.bias ? tally[mi].passed_bias : tally[mi].passed_msv));
+        std::fprintf(stderr, "%s: device %s (%s), %.3f s, %.2f GCUPS (%llu cells in %.3f engine s)\n", kTool,
+                     dev.describe().c_str(), engine->name().c_str(), seconds,
+                     engine_seconds > 0 ? cells / engine_seconds / 1e9 : 0.0,
+                     static_cast<unsigned long long>(cells), engine_seconds);
+    }
+    if (!a.stats.empty()) {
+        OutputFile sf(a.stats);
+        sf.write(stats.dump(2) + "\n");
+        sf.commit();
+    }
+    return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) { return run_tool(kTool, argc, argv, run); }
