@@ -7,19 +7,18 @@
 
 namespace warpdp {
 
-// P(S > x) for a Gumbel(mu, lambda). +inf gives 0, -inf gives 1 (the formula
-// does this by itself; the checks only make it obvious).
+// P(S > x) for a Gumbel(mu, lambda). With a valid lambda (> 0) +inf gives 0
+// and -inf gives 1. No special cases on purpose: a model without STATS has
+// mu = lambda = -99999, and then even +inf must give P = 1 as in hmmsearch.
 inline double gumbel_surv(double x, double mu, double lambda) {
-    if (std::isinf(x)) return x > 0 ? 0.0 : 1.0;
     const double y = lambda * (x - mu);
     const double ey = -std::exp(-y);
     // For tiny |ey|, 1 - exp(ey) loses all digits; -ey is the series limit.
     return std::fabs(ey) < 5e-9 ? -ey : 1.0 - std::exp(ey);
 }
 
-// P(S > x) for an exponential tail starting at tau.
+// P(S > x) for an exponential tail starting at tau (formula as is, see above).
 inline double exp_surv(double x, double tau, double lambda) {
-    if (std::isinf(x)) return x > 0 ? 0.0 : 1.0;
     return x < tau ? 1.0 : std::exp(-lambda * (x - tau));
 }
 

@@ -21,6 +21,7 @@
 
 #include "core/background.hpp"
 #include "core/bias_filter.hpp"
+#include "core/msv_model.hpp"
 #include "core/hmm_reader.hpp"
 #include "core/msv_profile.hpp"
 #include "core/msv_reference.hpp"
@@ -58,6 +59,22 @@ std::string lowercase(std::string s) {
     return s;
 }
 
+// One model under test: what our reader reads, and a plain copy for hmmsearch.
+struct OracleModel {
+    std::string label;
+    std::string ours;
+    std::string plain;
+    int n_emit;
+    std::vector<double> F1s;
+};
+
+// Low-complexity text: a few residues, repeated, for the bias filter.
+std::string biased_residues(size_t n) {
+    std::string alphabet;
+    for (int i = uniform(1, 4); i > 0; --i) alphabet += kCanonical[static_cast<size_t>(uniform(0, 19))];
+    return random_text(alphabet + "ACDEFGHIKLMNPQRSTVWY", n / 10) + random_text(alphabet, n - n / 10);
+}
+
 std::vector<FastaRecord> make_targets(const std::string& hmm_path, int n_emit) {
     const unsigned s = static_cast<unsigned>(uniform(1, 1000000));
     const auto emitted = parse_fasta(run_command("hmmemit -N " + std::to_string(n_emit) + " --seed " + std::to_string(s) + " " + hmm_path));
@@ -78,6 +95,12 @@ std::vector<FastaRecord> make_targets(const std::string& hmm_path, int n_emit) {
         add(random_residues(static_cast<size_t>(uniform(0, 1500)), true) + mutate(e.seq, 0.3) +
             random_residues(static_cast<size_t>(uniform(0, 1500)), true));
     }
+    for (int i = 0; i < n_emit / 2; ++i) {  // homologs with low-complexity flanks or heavy bias
+        const auto& e = emitted[static_cast<size_t>(uniform(0, n_emit - 1))];
+        add(biased_residues(static_cast<size_t>(uniform(0, 800))) + mutate(e.seq, 0.1 * uniform(0, 5)) +
+            biased_residues(static_cast<size_t>(uniform(0, 800))));
+    }
+    for (int i = 0; i < 20; ++i) add(biased_residues(static_cast<size_t>(uniform(1, 2000))));
     for (int L : {1, 2, 3, 4, 5, 8, 13, 21, 50, 100, 300, 1000, 2999, 3000}) add(random_residues(static_cast<size_t>(L), true));
     for (int i = 0; i < 60; ++i) {
         std::string r = random_residues(static_cast<size_t>(uniform(1, 3000)), uniform(0, 1) == 0);
@@ -85,25 +108,6 @@ std::vector<FastaRecord> make_targets(const std::string& hmm_path, int n_emit) {
         add(r);
     }
     return t;
-}
-
-struct Decision {
-    bool msv = false;   // P_msv <= F1
-    bool bias = false;  // and P after the bias correction <= F1
-    double p_msv = 1;
-};
-
-struct OurScores {
-    float usc, nullsc, filtersc;
-};
-
-Decision decide(const Hmm& h, const OurScores& s, double F1) {
-    Decision d;
-    const double mu = h.evparam[kMsvMu], lambda = h.evparam[kMsvLambda];
-    d.p_msv = gumbel_surv(score_bits(s.usc, s.nullsc), mu, lambda);
-    d.msv = !(d.p_msv > F1);
-    d.bias = d.msv && !(gumbel_surv(score_bits(s.usc, s.filtersc), mu, lambda) > F1);
-    return d;
 }
 
 long passed_count(const std::string& out, const std::string& what) {
@@ -131,30 +135,47 @@ std::set<std::string> tbl_names(const std::filesystem::path& p) {
 TEST_CASE("MSV and bias decisions equal hmmsearch's, per target") {
     seed();
     TempDir dir;
-    const std::vector<std::string> models = {kHmmerTutorial + "fn3.hmm", kHmmerTutorial + "globins4.hmm",
-                                             kHmmerTutorial + "Pkinase.hmm", kHmmerSuite + "RRM_1.hmm.gz"};
-    for (const auto& model_path : models) {
-        // hmmsearch gets a plain copy; our reader reads the original (maybe gzipped).
-        const auto plain = dir.path() / (std::filesystem::path(model_path).stem().string() + ".plain.hmm");
-        run_command("gzip -dcf " + model_path + " > " + plain.string());
-        const Hmm h = read_all_hmms(model_path).at(0);
-        REQUIRE(h.has_stats);
-        const Profile prof = build_profile(h);
-        const MsvByteProfile bp = build_msv_profile(prof);
-        const BiasFilter bias(h);
+    std::vector<OracleModel> models;
+    // Each run's cost is dominated by hmmsearch's own Forward/Backward on the
+    // MSV passers, so the big model gets fewer homologs and one threshold.
+    auto add_model = [&](const std::string& label, const std::string& ours, int n_emit = 50,
+                         std::vector<double> F1s = {0.02, 0.001, 0.1}) {
+        const auto plain = dir.path() / (label + ".plain.hmm");
+        run_command("gzip -dcf " + ours + " > " + plain.string());
+        models.push_back({label, ours, plain.string(), n_emit, std::move(F1s)});
+    };
+    add_model("fn3", kHmmerTutorial + "fn3.hmm");
+    add_model("globins4", kHmmerTutorial + "globins4.hmm");
+    add_model("Pkinase", kHmmerTutorial + "Pkinase.hmm");
+    add_model("RRM_1", kHmmerSuite + "RRM_1.hmm.gz");          // 3/e, gzipped
+    add_model("SMC_N", kHmmerSuite + "SMC_N.hmm.gz", 8, {0.02});          // M = 1142
+    add_model("XYPPX", kHmmerSuite + "XYPPX.hmm");             // M = 5
+    {   // legacy 3/a: STATS from VMU/VLAMBDA
+        const auto p = dir.write("fn3_3a.hmm", run_command("hmmconvert --outfmt 3/a " + kHmmerTutorial + "fn3.hmm"));
+        add_model("fn3_3a", p.string());
+    }
+    {   // no COMPO line: the bias filter's composition is all zeros
+        std::string t = run_command("cat " + kHmmerTutorial + "globins4.hmm");
+        const auto at = t.find("  COMPO ");
+        t.erase(at, t.find('\n', at) + 1 - at);
+        add_model("globins4_nocompo", dir.write("nocompo.hmm", t).string());
+    }
 
-        const auto targets = make_targets(plain.string(), 50);
+    for (const auto& om : models) {
+        CAPTURE(om.label);
+        const MsvModel model(read_all_hmms(om.ours).at(0));
+        REQUIRE(model.hmm.has_stats);
+        const auto targets = make_targets(om.plain, om.n_emit);
         const auto db = dir.write("db.fa", to_fasta(targets));
-        std::map<std::string, OurScores> ours;
+        std::map<std::string, std::vector<uint8_t>> dsqs;
+        std::map<std::string, uint16_t> raws;
         for (const auto& t : targets) {
-            const auto dsq = digitize_amino(t.seq);
-            const uint16_t raw = msv_reference(bp, dsq);
-            ours[t.name] = {msv_nats(raw, dsq.size()), null_score(dsq.size()), bias.filter_score(dsq)};
+            dsqs[t.name] = digitize_amino(t.seq);
+            raws[t.name] = msv_reference(model.bytes, dsqs[t.name]);
         }
 
-        for (double F1 : {0.02, 0.001, 0.1}) {
+        for (double F1 : om.F1s) {
             for (bool with_bias : {false, true}) {
-                CAPTURE(model_path);
                 CAPTURE(F1);
                 CAPTURE(with_bias);
                 const auto tbl = dir.path() / "a.tbl";
@@ -162,40 +183,49 @@ TEST_CASE("MSV and bias decisions equal hmmsearch's, per target") {
                 std::ostringstream cmd;
                 cmd << "hmmsearch " << (with_bias ? "" : "--nobias ") << "--F1 " << F1
                     << " --F2 1 --F3 1 -E 1e30 --domE 1e30 --noali --tblout " << tbl << " -o " << out << " "
-                    << plain << " " << db;
+                    << om.plain << " " << db;
                 run_command(cmd.str());
                 std::ifstream o(out);
                 const std::string text((std::istreambuf_iterator<char>(o)), std::istreambuf_iterator<char>());
                 long n_msv = 0, n_bias = 0;
                 std::set<std::string> pass;
-                for (const auto& [name, s] : ours) {
-                    const Decision d = decide(h, s, F1);
-                    n_msv += d.msv;
-                    n_bias += d.bias;
-                    if (with_bias ? d.bias : d.msv) pass.insert(name);
+                for (const auto& [name, dsq] : dsqs) {
+                    const MsvVerdict v = msv_verdict(model, dsq, raws[name], F1, with_bias);
+                    n_msv += v.pass_msv;
+                    n_bias += v.pass_bias;
+                    if (v.pass_bias) pass.insert(name);
                 }
                 CHECK(passed_count(text, "MSV") == n_msv);
-                CHECK(passed_count(text, "bias") == (with_bias ? n_bias : n_msv));
+                CHECK(passed_count(text, "bias") == n_bias);
                 const auto reported = tbl_names(tbl);
                 for (const auto& name : reported) {
                     CAPTURE(name);
                     CHECK(pass.count(name) == 1);
                 }
-                MESSAGE(std::filesystem::path(model_path).filename().string() << " F1=" << F1 << std::string(with_bias ? " bias" : " nobias")
-                        << ": " << targets.size() << " targets, " << (with_bias ? n_bias : n_msv) << " pass, "
+                MESSAGE(om.label << " F1=" << F1 << std::string(with_bias ? " bias" : " nobias") << ": "
+                        << targets.size() << " targets, " << n_msv << " pass MSV, " << n_bias << " pass bias, "
                         << reported.size() << " reported");
             }
         }
 
-        // Per-sequence oracle: the targets nearest the F1 = 0.02 threshold,
-        // plus the tiny and all-nonresidue edge cases, one hmmsearch each.
-        std::vector<std::pair<double, std::string>> by_distance;
-        for (const auto& [name, s] : ours)
-            by_distance.push_back({std::fabs(std::log(decide(h, s, 0.02).p_msv) - std::log(0.02)), name});
-        std::sort(by_distance.begin(), by_distance.end());
+        // Per-sequence oracle: the targets nearest the F1 = 0.02 threshold
+        // (MSV P-value, and bias-corrected P-value), plus tiny and
+        // all-nonresidue edge cases; one hmmsearch each.
+        std::vector<std::pair<double, std::string>> near_msv, near_bias;
+        for (const auto& [name, dsq] : dsqs) {
+            const MsvVerdict v = msv_verdict(model, dsq, raws[name], 1.0, true);
+            near_msv.push_back({std::fabs(std::log(v.msv_p) - std::log(0.02)), name});
+            near_bias.push_back({std::fabs(std::log(v.bias_p) - std::log(0.02)), name});
+        }
+        std::sort(near_msv.begin(), near_msv.end());
+        std::sort(near_bias.begin(), near_bias.end());
+        std::set<std::string> chosen;
+        for (size_t i = 0; i < 5; ++i) {
+            chosen.insert(near_msv[i].second);
+            chosen.insert(near_bias[i].second);
+        }
         std::vector<FastaRecord> single;
-        for (size_t i = 0; i < 8 && i < by_distance.size(); ++i)
-            for (const auto& t : targets) if (t.name == by_distance[i].second) single.push_back(t);
+        for (const auto& t : targets) if (chosen.count(t.name)) single.push_back(t);
         single.push_back({"L1", "W"});
         single.push_back({"L1x", "X"});
         single.push_back({"star1", "*"});
@@ -203,12 +233,31 @@ TEST_CASE("MSV and bias decisions equal hmmsearch's, per target") {
         for (const auto& t : single) {
             CAPTURE(t.name);
             const auto dsq = digitize_amino(t.seq);
-            const OurScores s{msv_nats(msv_reference(bp, dsq), dsq.size()), null_score(dsq.size()), bias.filter_score(dsq)};
-            const Decision d = decide(h, s, 0.02);
+            const MsvVerdict v = msv_verdict(model, dsq, msv_reference(model.bytes, dsq), 0.02, true);
             const auto one = dir.write("one.fa", to_fasta({t}));
-            const std::string text = run_command("hmmsearch --F2 1 --F3 1 --noali -o /dev/stdout " + plain.string() + " " + one.string());
-            CHECK(passed_count(text, "MSV") == long{d.msv});
-            CHECK(passed_count(text, "bias") == long{d.bias});
+            const std::string text = run_command("hmmsearch --F2 1 --F3 1 --noali -o /dev/stdout " + om.plain + " " + one.string());
+            CHECK(passed_count(text, "MSV") == long{v.pass_msv});
+            CHECK(passed_count(text, "bias") == long{v.pass_bias});
         }
+    }
+}
+
+TEST_CASE("a model without STATS passes nothing, in hmmsearch and here") {
+    TempDir dir;
+    std::string t = run_command("cat " + kHmmerTutorial + "fn3.hmm");
+    for (const char* tag : {"STATS LOCAL MSV", "STATS LOCAL VITERBI", "STATS LOCAL FORWARD"}) {
+        const auto at = t.find(tag);
+        t.erase(at, t.find('\n', at) + 1 - at);
+    }
+    const auto path = dir.write("nostats.hmm", t);
+    const MsvModel model(read_all_hmms(path.string()).at(0));
+    CHECK_FALSE(model.hmm.has_stats);
+    const auto targets = parse_fasta(run_command("hmmemit -N 20 --seed 7 " + kHmmerTutorial + "fn3.hmm"));
+    const auto db = dir.write("db.fa", to_fasta(targets));
+    const std::string text = run_command("hmmsearch --F2 1 --F3 1 --noali -o /dev/stdout " + path.string() + " " + db.string());
+    CHECK(passed_count(text, "MSV") == 0);
+    for (const auto& r : targets) {
+        const auto dsq = digitize_amino(r.seq);
+        CHECK_FALSE(msv_verdict(model, dsq, msv_reference(model.bytes, dsq), 0.02, true).pass_msv);
     }
 }

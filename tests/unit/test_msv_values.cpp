@@ -96,6 +96,7 @@ TEST_CASE("null score and P-value tails") {
     CHECK(msv_nats(kMsvOverflow, 100) == INFINITY);
     // No STATS (evparam -99999): every P-value is 1, nothing passes.
     CHECK(gumbel_surv(30.0, kEvParamUnset, kEvParamUnset) == 1.0);
+    CHECK(gumbel_surv(INFINITY, kEvParamUnset, kEvParamUnset) == 1.0);
 }
 
 TEST_CASE("byte MSV on real models: exact vs the float MSV of its own scores, bounded vs unquantised") {
