@@ -156,3 +156,34 @@ TEST_CASE("byte MSV on real models: exact vs the float MSV of its own scores, bo
             << overflows << " overflows; " << ssv_floor << " SSV floor results");
     CHECK(overflows > 0);
 }
+
+TEST_CASE("profile: degenerate scores, non-residues, entry scores at full occupancy") {
+    const Hmm h = read_all_hmms(kHmmerTutorial + "globins4.hmm").at(0);
+    const Profile p = build_profile(h);
+    const auto& f = background_frequencies(AlphabetKind::amino);
+    const auto& abc = Alphabet::amino();
+    auto code = [&](char c) { return static_cast<int>(abc.digitize(static_cast<unsigned char>(c))); };
+    for (int k = 1; k <= p.M; ++k) {
+        CAPTURE(k);
+        // O and U are K and C up to the float rounding of (s*f)/f: the spec's
+        // expected-score formula, not a copy, is what HMMER computes.
+        CHECK(p.match_score(k, code('O')) == (0.0f + p.match_score(k, code('K')) * f[8]) / (0.0f + f[8]));
+        CHECK(p.match_score(k, code('U')) == (0.0f + p.match_score(k, code('C')) * f[1]) / (0.0f + f[1]));
+        CHECK(p.match_score(k, code('O')) == doctest::Approx(p.match_score(k, code('K'))).epsilon(1e-6));
+        const float num = 0.0f + p.match_score(k, code('D')) * f[2] + p.match_score(k, code('N')) * f[11];
+        CHECK(p.match_score(k, code('B')) == num / (0.0f + f[2] + f[11]));
+        CHECK(p.match_score(k, 20) == -INFINITY);
+        CHECK(p.match_score(k, 27) == -INFINITY);
+        CHECK(p.match_score(k, 28) == -INFINITY);
+        CHECK(p.match_score(k, 0) == static_cast<float>(std::log(static_cast<double>(h.match(k, 0)) / static_cast<double>(f[0]))));
+    }
+    // With no deletions every node is occupied, and the local entry becomes
+    // uniform over the M(M+1)/2 (start, end) pairs: tBM = log 2/(M(M+1)).
+    Hmm flat = h;
+    for (auto& t : flat.t) {
+        t[kTMM] = 0.75f; t[kTMI] = 0.25f; t[kTMD] = 0.0f; t[kTDM] = 1.0f; t[kTDD] = 0.0f;
+    }
+    const Profile q = build_profile(flat);
+    const double want = std::log(2.0 / (static_cast<double>(q.M) * (q.M + 1)));
+    for (int k = 1; k <= q.M; ++k) CHECK(q.tbm[static_cast<size_t>(k)] == doctest::Approx(want).epsilon(1e-5));
+}
