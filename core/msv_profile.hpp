@@ -10,6 +10,8 @@
 
 namespace warpdp {
 
+struct Profile;
+
 inline constexpr uint16_t kMsvOverflow = 0xFFFF;
 inline constexpr int kMsvBase = 190;  // base_b: offset of the byte scores
 
@@ -30,5 +32,8 @@ struct MsvByteProfile {
 
 // tjb_b(L): the per-target N->B / J->B move cost in bytes, ubyte(logf(3/(L+3))).
 uint8_t msv_tjb(uint64_t L);
+
+// The byte profile of a configured float profile (spec §5.1).
+MsvByteProfile build_msv_profile(const Profile& prof);
 
 }  // namespace warpdp

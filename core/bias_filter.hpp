@@ -1,0 +1,27 @@
+// HMMER's composition-bias filter (spec §7.1): a two-state HMM (background
+// vs. the model's mean composition) whose Forward score replaces the null
+// score when the MSV P-value is re-evaluated.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "core/hmm.hpp"
+
+namespace warpdp {
+
+class BiasFilter {
+public:
+    explicit BiasFilter(const Hmm& hmm);
+    // filtersc in nats for a digitised target; dsq must not be empty.
+    float filter_score(std::span<const uint8_t> dsq) const;
+
+private:
+    int Kp_ = 0;
+    float t10_ = 0, t11_ = 0;   // composition state: leave / stay
+    std::vector<float> odds0_;  // per code, background state (1.0 for residues)
+    std::vector<float> odds1_;  // per code, composition state
+};
+
+}  // namespace warpdp

@@ -1,0 +1,44 @@
+// Everything hmmsearch derives from one model for its first two filter
+// stages (MSV and bias), plus the host-side decision for one target: from
+// the engine's raw MSV result to P-values and pass/fail (spec §8.1).
+#pragma once
+
+#include <cstdint>
+#include <span>
+
+#include "core/bias_filter.hpp"
+#include "core/hmm.hpp"
+#include "core/msv_profile.hpp"
+#include "core/profile.hpp"
+
+namespace warpdp {
+
+struct MsvModel {
+    Hmm hmm;
+    Profile prof;
+    MsvByteProfile bytes;
+    BiasFilter bias;
+
+    explicit MsvModel(Hmm h);
+};
+
+struct MsvVerdict {
+    float usc = 0;        // MSV score, nats (+inf on byte overflow)
+    float nullsc = 0;     // null score, nats
+    float msv_bits = 0;
+    double msv_p = 1;
+    bool pass_msv = false;   // msv_p <= F1
+    // Bias stage: computed only for MSV passers when the filter is on;
+    // otherwise filtersc = nullsc and the bias stage passes what MSV passed.
+    float filtersc = 0;
+    float bias_bits = 0;
+    double bias_p = 1;
+    bool pass_bias = false;
+};
+
+// Decision for one non-empty target whose raw MSV result (xJ or
+// kMsvOverflow) an engine computed. A model without STATS (evparam -99999)
+// gets P = 1 everywhere, as in hmmsearch.
+MsvVerdict msv_verdict(const MsvModel& model, std::span<const uint8_t> dsq, uint16_t raw, double F1, bool with_bias);
+
+}  // namespace warpdp

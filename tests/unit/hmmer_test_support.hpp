@@ -1,0 +1,76 @@
+// Helpers for tests that use Debian's HMMER as an oracle or its example
+// models as fixtures: paths of the installed examples, running a command
+// and capturing its output, FASTA text in and out, digitising amino text.
+#pragma once
+
+#include <cstdio>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "core/alphabet.hpp"
+
+namespace warpdp::test {
+
+inline const std::string kHmmerTutorial = "/usr/share/doc/hmmer/examples/tutorial/";
+inline const std::string kHmmerSuite = "/usr/share/doc/hmmer/examples/testsuite/";
+
+// Runs `cmd` through the shell; returns its stdout, throws on a non-zero exit.
+inline std::string run_command(const std::string& cmd) {
+    std::unique_ptr<FILE, int (*)(FILE*)> p(popen(cmd.c_str(), "r"), pclose);
+    if (!p) throw std::runtime_error("popen failed: " + cmd);
+    std::string out;
+    char buf[65536];
+    size_t n;
+    while ((n = std::fread(buf, 1, sizeof buf, p.get())) > 0) out.append(buf, n);
+    const int rc = pclose(p.release());
+    if (rc != 0) throw std::runtime_error("command failed (" + std::to_string(rc) + "): " + cmd);
+    return out;
+}
+
+struct FastaRecord {
+    std::string name;
+    std::string seq;
+};
+
+inline std::vector<FastaRecord> parse_fasta(const std::string& text) {
+    std::vector<FastaRecord> recs;
+    size_t i = 0;
+    while (i < text.size()) {
+        size_t e = text.find('\n', i);
+        if (e == std::string::npos) e = text.size();
+        const std::string line = text.substr(i, e - i);
+        i = e + 1;
+        if (line.empty()) continue;
+        if (line[0] == '>') {
+            recs.push_back({line.substr(1, line.find_first_of(" \t") - 1), ""});
+        } else if (!recs.empty()) {
+            for (char c : line) if (!std::isspace(static_cast<unsigned char>(c))) recs.back().seq += c;
+        }
+    }
+    return recs;
+}
+
+inline std::string to_fasta(const std::vector<FastaRecord>& recs) {
+    std::string s;
+    for (const auto& r : recs) {
+        s += ">" + r.name + "\n";
+        for (size_t i = 0; i < r.seq.size(); i += 60) s += r.seq.substr(i, 60) + "\n";
+    }
+    return s;
+}
+
+// Amino text to codes; every character must be legal.
+inline std::vector<uint8_t> digitize_amino(const std::string& text) {
+    std::vector<uint8_t> d;
+    for (char c : text) {
+        const int8_t code = Alphabet::amino().digitize(static_cast<unsigned char>(c));
+        if (code == Alphabet::kIgnored) continue;
+        if (code < 0) throw std::runtime_error(std::string("illegal residue ") + c);
+        d.push_back(static_cast<uint8_t>(code));
+    }
+    return d;
+}
+
+}  // namespace warpdp::test
