@@ -7,35 +7,10 @@
 #include <atomic>
 #include <thread>
 
-#include "core/background.hpp"
-#include "core/msv_score.hpp"
-#include "core/pvalue.hpp"
-#include "core/profile.hpp"
 
 namespace warpdp {
 
-MsvModel prepare_msv_model(Hmm hmm) {
-    MsvModel m{std::move(hmm), {}, {}, 0, 0, false};
-    const Profile prof = configure_profile(m.hmm);
-    m.byte = build_msv_profile(prof);
-    m.bias = BiasFilter(m.hmm);
-    m.has_stats = m.hmm.has_stats;
-    m.mu = static_cast<double>(m.hmm.evparam[0]);
-    m.lambda = static_cast<double>(m.hmm.evparam[1]);
-    return m;
-}
-
 namespace {
-
-// P-value of a score in bits; a model without STATS behaves as hmmsearch's
-// unset parameters do: every P-value is 1, nothing passes.
-double msv_pvalue(const MsvModel& m, float bits) {
-    if (!m.has_stats) return 1.0;
-    return gumbel_surv(static_cast<double>(bits), m.mu, m.lambda);
-}
-
-// hmmsearch rejects when P > F; P equal to F passes, and so does NaN.
-bool passes(double p, double F) { return !(p > F); }
 
 template <class F>
 void parallel_for(size_t n, unsigned threads, F&& body) {
@@ -62,12 +37,12 @@ void msv_decide(const MsvModel& model, const SeqBatch& chunk, std::span<const ui
         MsvRow r;
         r.target = chunk.first_index + t;
         r.length = chunk.length(t);
-        if (r.length > 0) {
+        if (r.length > 0) {  // hmmsearch skips empty targets (they still count in Z)
+            const MsvVerdict v = msv_verdict(model, chunk.seq(t), raw[t], opt.F1, false);
             r.scored = true;
-            const float usc = msv_nats(raw[t], r.length);
-            r.msv_bits = score_bits(usc, null_score(r.length));
-            r.msv_pvalue = msv_pvalue(model, r.msv_bits);
-            r.passed_msv = passes(r.msv_pvalue, opt.F1);
+            r.msv_bits = v.msv_bits;
+            r.msv_pvalue = v.msv_p;
+            r.passed_msv = v.pass_msv;
         }
         if (r.passed_msv) {
             ++tally.passed_msv;
@@ -80,11 +55,11 @@ void msv_decide(const MsvModel& model, const SeqBatch& chunk, std::span<const ui
     parallel_for(need_bias.size(), opt.threads, [&](size_t j) {
         MsvRow& r = rows[need_bias[j]];
         const auto t = static_cast<size_t>(r.target - chunk.first_index);
-        const float usc = msv_nats(raw[t], r.length);
+        const MsvVerdict v = msv_verdict(model, chunk.seq(t), raw[t], opt.F1, true);
         r.bias_scored = true;
-        r.bias_bits = score_bits(usc, model.bias.filter_score(chunk.seq(t)));
-        r.bias_pvalue = msv_pvalue(model, r.bias_bits);
-        r.passed = passes(r.bias_pvalue, opt.F1);
+        r.bias_bits = v.bias_bits;
+        r.bias_pvalue = v.bias_p;
+        r.passed = v.pass_bias;
     });
     for (size_t i = first_new; i < rows.size(); ++i) tally.passed_bias += rows[i].passed ? 1 : 0;
     if (!opt.all) {  // survivors only: drop MSV passers the bias filter rejected

@@ -1,7 +1,7 @@
-// The host side of an MSV search: a model prepared once (byte profile, bias
-// filter, Gumbel parameters), and the per-chunk decision step that turns the
-// engines' raw integers into HMMER's scores, P-values and pass/fail flags
-// with the exact float/double tail of hmmsearch (spec §5.4, §7.1, §8.1).
+// The per-chunk step of an MSV search: turns the engines' raw integers for a
+// chunk of targets into rows with HMMER's scores, P-values and pass/fail
+// flags (through msv_verdict, the one place for that arithmetic), running
+// the costly bias filter only on MSV survivors and in parallel.
 #pragma once
 
 #include <cstdint>
@@ -9,21 +9,10 @@
 #include <string>
 #include <vector>
 
-#include "core/bias_filter.hpp"
-#include "core/hmm.hpp"
-#include "core/msv_profile.hpp"
+#include "core/msv_model.hpp"
 #include "core/seq_batch.hpp"
 
 namespace warpdp {
-
-struct MsvModel {
-    Hmm hmm;
-    MsvByteProfile byte;
-    BiasFilter bias;
-    double mu = 0, lambda = 0;  // MSV Gumbel parameters (STATS LOCAL MSV), widened from float
-    bool has_stats = false;
-};
-MsvModel prepare_msv_model(Hmm hmm);
 
 struct MsvSearchOptions {
     double F1 = 0.02;

@@ -46,7 +46,7 @@ std::vector<MsvModel> load_models(const std::string& path, bool quiet) {
         if (!hmm.has_stats && !quiet)
             warn(kTool, "model \"" + hmm.name + "\" has no STATS lines (not calibrated): like hmmsearch, "
                         "every P-value is 1 and no target passes");
-        models.push_back(prepare_msv_model(std::move(hmm)));
+        models.emplace_back(std::move(hmm));
     }
     return models;
 }
@@ -131,9 +131,9 @@ int run(int argc, char** argv) {
         raw.resize(chunk.size());
         for (size_t mi = 0; mi < models.size(); ++mi) {
             const auto e0 = std::chrono::steady_clock::now();
-            engine->score(models[mi].byte, raw);
+            engine->score(models[mi].bytes, raw);
             engine_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - e0).count();
-            cells += static_cast<uint64_t>(models[mi].byte.M) * chunk.total_residues();
+            cells += static_cast<uint64_t>(models[mi].bytes.M) * chunk.total_residues();
             msv_decide(models[mi], chunk, raw, opt, rows[mi], tally[mi]);
         }
         residues += chunk.total_residues();
@@ -167,14 +167,14 @@ int run(int argc, char** argv) {
     stats["cells_per_second"] = engine_seconds > 0 ? cells / engine_seconds : 0.0;
     stats["models"] = nlohmann::ordered_json::array();
     for (size_t mi = 0; mi < models.size(); ++mi)
-        stats["models"].push_back({{"model", models[mi].hmm.name}, {"M", models[mi].byte.M},
+        stats["models"].push_back({{"model", models[mi].hmm.name}, {"M", models[mi].bytes.M},
                                    {"passed_msv", tally[mi].passed_msv},
                                    {"passed_bias", opt.bias ? tally[mi].passed_bias
                                                             : tally[mi].passed_msv}});
     if (!common.quiet) {
         for (size_t mi = 0; mi < models.size(); ++mi)
             std::fprintf(stderr, "%s: %s (M=%d): targets %zu, residues %llu, passed MSV %llu, passed bias %llu\n",
-                         kTool, models[mi].hmm.name.c_str(), models[mi].byte.M, names.size(),
+                         kTool, models[mi].hmm.name.c_str(), models[mi].bytes.M, names.size(),
                          static_cast<unsigned long long>(residues),
                          static_cast<unsigned long long>(tally[mi].passed_msv),
                          static_cast<unsigned long long>(opt.bias ? tally[mi].passed_bias : tally[mi].passed_msv));
