@@ -45,7 +45,7 @@ struct Avx2 {
                                                                 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)) {}
         V floor() const { return splat(-128); }
         const V* profile(const StripedView& v, uint8_t x) const {
-            return reinterpret_cast<const V*>(v.score + static_cast<size_t>(x) * v.Q * W);
+            return reinterpret_cast<const V*>(v.score) + static_cast<size_t>(x) * v.Q;
         }
         V shift(V a) const { return _mm256_or_si256(shift_in_zero(a), lane0); }
         V step(V diag, V score) const { return _mm256_adds_epi8(diag, score); }
@@ -59,7 +59,7 @@ struct Avx2 {
 }  // namespace
 
 uint16_t ssv_avx2(const StripedView& v, const uint8_t* dsq, size_t L, int tjb, uint8_t* row) {
-    return ssv_kernel<Avx2>(v, dsq, L, tjb, row);
+    return ssv_dispatch<Avx2>(v, dsq, L, tjb, row);
 }
 uint16_t full_avx2(const StripedView& v, const uint8_t* dsq, size_t L, int tjb, uint8_t* row) {
     return full_kernel<Avx2>(v, dsq, L, tjb, row);

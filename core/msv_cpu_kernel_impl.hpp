@@ -49,18 +49,20 @@ inline uint16_t ssv_decide(const StripedView& v, int tjb, int cmax) {
     return static_cast<uint16_t>(xJ);
 }
 
+// SSV with the DP row in memory, for any Q.
 template <class Ops>
 uint16_t ssv_kernel(const StripedView& v, const uint8_t* dsq, size_t L, int tjb, uint8_t* row) {
     using V = typename Ops::V;
     if (tjb + v.tbm + v.tec + v.bias >= 127) return kNoResult;
-    const int Q = v.Q;
-    V* dp = reinterpret_cast<V*>(row);
+    const int Q = v.Q;  // locals: the stores to dp[] may alias v as far as the compiler knows
     const typename Ops::Ssv ssv(v);
+    const V* const prof0 = ssv.profile(v, 0);
+    const int T = 127 - v.bias;
+    V* dp = reinterpret_cast<V*>(row);
     for (int q = 0; q < Q; ++q) dp[q] = ssv.floor();
     V maxv = ssv.floor();
-    const int T = 127 - v.bias;
     for (size_t i = 0; i < L; ++i) {
-        const V* prof = ssv.profile(v, dsq[i]);
+        const V* prof = prof0 + static_cast<size_t>(dsq[i]) * Q;
         V mpv = ssv.shift(dp[Q - 1]);
         for (int q = 0; q < Q; ++q) {
             const V sv = ssv.step(mpv, prof[q]);
@@ -73,10 +75,52 @@ uint16_t ssv_kernel(const StripedView& v, const uint8_t* dsq, size_t L, int tjb,
     return ssv_decide(v, tjb, ssv.hmax(maxv));
 }
 
+// SSV for a small compile-time Q: the whole row lives in registers, which
+// removes the per-vector load/store and the loop overhead that dominate
+// short rows (M up to 8 vectors: 128 nodes with SSE2, 256 with AVX2).
+template <class Ops, int NQ>
+uint16_t ssv_kernel_fixed(const StripedView& v, const uint8_t* dsq, size_t L, int tjb, uint8_t*) {
+    using V = typename Ops::V;
+    if (tjb + v.tbm + v.tec + v.bias >= 127) return kNoResult;
+    const typename Ops::Ssv ssv(v);
+    const V* const prof0 = ssv.profile(v, 0);
+    const int T = 127 - v.bias;
+    V dp[NQ];
+    for (int q = 0; q < NQ; ++q) dp[q] = ssv.floor();
+    V maxv = ssv.floor();
+    for (size_t i = 0; i < L; ++i) {
+        const V* prof = prof0 + static_cast<size_t>(dsq[i]) * NQ;
+        V mpv = ssv.shift(dp[NQ - 1]);
+#pragma GCC unroll 16
+        for (int q = 0; q < NQ; ++q) {
+            const V sv = ssv.step(mpv, prof[q]);
+            maxv = ssv.max(maxv, sv);
+            mpv = dp[q];
+            dp[q] = sv;
+        }
+        if (i % kSsvCheckRows == kSsvCheckRows - 1 && ssv.any_ge(maxv, T)) return ssv_decide(v, tjb, T);
+    }
+    return ssv_decide(v, tjb, ssv.hmax(maxv));
+}
+
+using KernelFn = uint16_t (*)(const StripedView&, const uint8_t*, size_t, int, uint8_t*);
+
+// Picks the register-resident SSV for Q <= 8, else the in-memory one.
+template <class Ops>
+uint16_t ssv_dispatch(const StripedView& v, const uint8_t* dsq, size_t L, int tjb, uint8_t* row) {
+    static constexpr KernelFn fixed[] = {&ssv_kernel<Ops>,         &ssv_kernel_fixed<Ops, 1>, &ssv_kernel_fixed<Ops, 2>,
+                                         &ssv_kernel_fixed<Ops, 3>, &ssv_kernel_fixed<Ops, 4>, &ssv_kernel_fixed<Ops, 5>,
+                                         &ssv_kernel_fixed<Ops, 6>, &ssv_kernel_fixed<Ops, 7>, &ssv_kernel_fixed<Ops, 8>};
+    const KernelFn f = v.Q < static_cast<int>(sizeof fixed / sizeof fixed[0]) ? fixed[v.Q] : fixed[0];
+    return f(v, dsq, L, tjb, row);
+}
+
 template <class Ops>
 uint16_t full_kernel(const StripedView& v, const uint8_t* dsq, size_t L, int tjb, uint8_t* row) {
     using V = typename Ops::V;
     const int Q = v.Q;
+    const int bias = v.bias, tec = v.tec;
+    const V* const cost0 = reinterpret_cast<const V*>(v.cost);
     V* dp = reinterpret_cast<V*>(row);
     const V zero = Ops::splat(0);
     for (int q = 0; q < Q; ++q) dp[q] = zero;
@@ -85,7 +129,7 @@ uint16_t full_kernel(const StripedView& v, const uint8_t* dsq, size_t L, int tjb
     int xJ = 0;
     V xBv = Ops::splat(sat8(kBase - tjbm));
     for (size_t i = 0; i < L; ++i) {
-        const V* cost = reinterpret_cast<const V*>(v.cost + static_cast<size_t>(dsq[i]) * Q * Ops::W);
+        const V* cost = cost0 + static_cast<size_t>(dsq[i]) * Q;
         V mpv = Ops::shift_in_zero(dp[Q - 1]);
         V xEv = zero;
         for (int q = 0; q < Q; ++q) {
@@ -96,11 +140,11 @@ uint16_t full_kernel(const StripedView& v, const uint8_t* dsq, size_t L, int tjb
             dp[q] = sv;
         }
         // Rows whose xE can neither overflow nor raise xJ change nothing.
-        const int need = xJ + v.tec + 1 < 255 - v.bias ? xJ + v.tec + 1 : 255 - v.bias;
+        const int need = xJ + tec + 1 < 255 - bias ? xJ + tec + 1 : 255 - bias;
         if (!Ops::any_ge_u(xEv, need)) continue;
         int xE = Ops::hmax_u(xEv);
-        if (xE >= 255 - v.bias) return kOverflow;
-        xE = sat8(xE - v.tec);
+        if (xE >= 255 - bias) return kOverflow;
+        xE = sat8(xE - tec);
         if (xE > xJ) {
             xJ = xE;
             xBv = Ops::splat(sat8((xJ > kBase ? xJ : kBase) - tjbm));

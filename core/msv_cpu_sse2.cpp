@@ -37,7 +37,7 @@ struct Sse2 {
         explicit Ssv(const StripedView& v) : biasv(splat(v.bias)) {}
         V floor() const { return _mm_setzero_si128(); }
         const V* profile(const StripedView& v, uint8_t x) const {
-            return reinterpret_cast<const V*>(v.cost + static_cast<size_t>(x) * v.Q * W);
+            return reinterpret_cast<const V*>(v.cost) + static_cast<size_t>(x) * v.Q;
         }
         V shift(V a) const { return shift_in_zero(a); }
         V step(V diag, V cost) const { return _mm_subs_epu8(_mm_adds_epu8(diag, biasv), cost); }
@@ -50,7 +50,7 @@ struct Sse2 {
 }  // namespace
 
 uint16_t ssv_sse2(const StripedView& v, const uint8_t* dsq, size_t L, int tjb, uint8_t* row) {
-    return ssv_kernel<Sse2>(v, dsq, L, tjb, row);
+    return ssv_dispatch<Sse2>(v, dsq, L, tjb, row);
 }
 uint16_t full_sse2(const StripedView& v, const uint8_t* dsq, size_t L, int tjb, uint8_t* row) {
     return full_kernel<Sse2>(v, dsq, L, tjb, row);

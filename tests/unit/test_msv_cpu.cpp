@@ -70,7 +70,8 @@ void check_all_variants(const MsvByteProfile& p, const std::vector<std::vector<u
 
 TEST_CASE("every vector variant equals the reference pass by pass, across model and target sizes") {
     Outcomes seen;
-    const int Ms[] = {1, 2, 15, 16, 17, 31, 32, 33, 47, 48, 49, 63, 64, 65, 95, 96, 97, 400, 2100};
+    const int Ms[] = {1, 2, 15, 16, 17, 31, 32, 33, 47, 48, 49, 63, 64, 65, 95, 96, 97,
+                      127, 128, 129, 255, 256, 257, 400, 2100};  // W=16,32 multiples +-1; Q=8 edge
     for (int M : Ms) {
         // The long model gets the top realistic bias so that its 5,000-residue
         // targets fail the 127 test (tjb 32 + tbm 63 + tec 3 + 30 >= 127).
