@@ -28,10 +28,10 @@ std::vector<MsvIsa> vector_variants() {
 }
 
 struct Outcomes {
-    int ssv_value = 0, ssv_overflow = 0, fallback_j = 0, fallback_127 = 0, full_overflow = 0;
-    void add(const MsvByteProfile& p, size_t L, uint16_t ssv, uint16_t both) {
+    int ssv_value = 0, ssv_floor = 0, ssv_overflow = 0, fallback_j = 0, fallback_127 = 0, full_overflow = 0;
+    void add(const MsvByteProfile& p, size_t L, uint16_t ssv, uint16_t both, uint16_t full) {
         if (ssv == kMsvOverflow) ++ssv_overflow;
-        else if (ssv != kSsvNoResult) ++ssv_value;
+        else if (ssv != kSsvNoResult) ++(ssv == full ? ssv_value : ssv_floor);  // floor: spec §5.3
         else if (msv_tjb(L) + p.tbm + p.tec + p.bias >= 127) ++fallback_127;
         else ++fallback_j;
         if (ssv == kSsvNoResult && both == kMsvOverflow) ++full_overflow;
@@ -53,7 +53,7 @@ void check_all_variants(const MsvByteProfile& p, const std::vector<std::vector<u
     MsvCpuScratch scratch;
     for (const auto& s : seqs) {
         const uint16_t ssv = ssv_reference(p, s), full = msv_full_reference(p, s), both = msv_reference(p, s);
-        seen.add(p, s.size(), ssv, both);
+        seen.add(p, s.size(), ssv, both, full);
         for (size_t v = 0; v < variants.size(); ++v) {
             CAPTURE(msv_isa_name(variants[v]));
             CAPTURE(p.M);
@@ -73,20 +73,26 @@ TEST_CASE("every vector variant equals the reference pass by pass, across model 
     const int Ms[] = {1, 2, 15, 16, 17, 31, 32, 33, 47, 48, 49, 63, 64, 65, 95, 96, 97,
                       127, 128, 129, 255, 256, 257, 400, 2100};  // W=16,32 multiples +-1; Q=8 edge
     for (int M : Ms) {
-        // The long model gets the top realistic bias so that its 5,000-residue
-        // targets fail the 127 test (tjb 32 + tbm 63 + tec 3 + 30 >= 127).
-        const MsvByteProfile p = test::random_msv_profile(M, M > 2000 ? 30 : -1);
-        std::vector<std::vector<uint8_t>> seqs;
-        for (size_t L : swept_lengths())
-            for (int rep = 0; rep < (M > 400 ? 1 : 3); ++rep) seqs.push_back(test::random_target(p, L, test::random_kind()));
-        if (M > 2000)
-            for (auto kind : {test::SeqKind::random, test::SeqKind::homolog}) seqs.push_back(test::random_target(p, 5000, kind));
-        check_all_variants(p, seqs, seen);
+        for (int model = 0; model < (M > 400 ? 1 : 3); ++model) {
+            // The long model gets the top realistic bias so that its 5,000-residue
+            // targets fail the 127 test (tjb 32 + tbm 63 + tec 3 + 30 >= 127).
+            const MsvByteProfile p = test::random_msv_profile(M, M > 2000 ? 30 : -1);
+            std::vector<std::vector<uint8_t>> seqs;
+            for (size_t L : swept_lengths())
+                for (int rep = 0; rep < (M > 400 ? 1 : 3); ++rep)
+                    seqs.push_back(test::random_target(p, L, test::random_kind()));
+            if (M > 2000)
+                for (auto kind : {test::SeqKind::random, test::SeqKind::homolog})
+                    seqs.push_back(test::random_target(p, 5000, kind));
+            check_all_variants(p, seqs, seen);
+        }
     }
-    std::printf("# outcomes: ssv value %d, ssv overflow %d, fallback (J) %d, fallback (127 test) %d, "
-                "overflow after fallback %d\n",
-                seen.ssv_value, seen.ssv_overflow, seen.fallback_j, seen.fallback_127, seen.full_overflow);
+    std::printf("# outcomes: ssv value %d, ssv floor value %d, ssv overflow %d, fallback (J) %d, "
+                "fallback (127 test) %d, overflow after fallback %d\n",
+                seen.ssv_value, seen.ssv_floor, seen.ssv_overflow, seen.fallback_j, seen.fallback_127,
+                seen.full_overflow);
     CHECK(seen.ssv_value > 0);
+    CHECK(seen.ssv_floor > 0);
     CHECK(seen.ssv_overflow > 0);
     CHECK(seen.fallback_j > 0);
     CHECK(seen.fallback_127 > 0);
@@ -127,7 +133,7 @@ TEST_CASE("the threaded engine equals the reference for any thread count") {
         std::vector<uint16_t> ref(batch.size());
         for (size_t t = 0; t < batch.size(); ++t) {
             ref[t] = msv_reference(p, batch.seq(t));
-            seen.add(p, batch.length(t), ssv_reference(p, batch.seq(t)), ref[t]);
+            seen.add(p, batch.length(t), ssv_reference(p, batch.seq(t)), ref[t], msv_full_reference(p, batch.seq(t)));
         }
         std::vector<std::unique_ptr<MsvEngine>> engines;
         engines.push_back(make_msv_cpu_engine(0));
