@@ -3,7 +3,7 @@
 // one thread, and the threaded engine, for random models of typical sizes
 // against random protein of typical lengths. Prints the best of N repeats
 // (the machine is shared; the best run is the least disturbed one).
-//   usage: bench_msv_cpu [Mresidues=20] [repeats=3] [threads=0]
+//   usage: bench_msv_cpu [Mresidues=20] [repeats=3] [threads=0] [M,M,...=86,260,1142]
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -91,6 +91,17 @@ int main(int argc, char** argv) {
     const double mres = argc > 1 ? std::atof(argv[1]) : 20.0;
     const int repeats = argc > 2 ? std::max(1, std::atoi(argv[2])) : 3;
     const unsigned threads = argc > 3 ? static_cast<unsigned>(std::atoi(argv[3])) : 0u;
+    std::vector<int> models;
+    for (const char* m = argc > 4 ? argv[4] : "86,260,1142"; *m;) {
+        char* end = nullptr;
+        const long v = std::strtol(m, &end, 10);
+        if (end == m || v < 1) {
+            std::fprintf(stderr, "bench_msv_cpu: bad model length list '%s'\n", argv[4]);
+            return 2;
+        }
+        models.push_back(static_cast<int>(v));
+        m = *end == ',' ? end + 1 : end;
+    }
     std::mt19937_64 g(20260101);
     const SeqBatch all = bench_targets(static_cast<uint64_t>(mres * 1e6), g);
     const SeqBatch small = slice(all, 300000);
@@ -100,7 +111,7 @@ int main(int argc, char** argv) {
                 static_cast<unsigned long long>(small.total_residues()), repeats);
     std::printf("%6s  %-14s %12s %14s %9s %8s %8s\n", "M", "variant", "residues", "cells", "seconds", "GCUPS", "x ref");
     int mismatches = 0;
-    for (int M : {86, 260, 1142}) {
+    for (int M : models) {
         const MsvByteProfile p = bench_profile(M, g);
         std::vector<uint16_t> ref(small.size());
         auto row = [&](const char* name, const SeqBatch& b, double secs, double ref_gcups) {

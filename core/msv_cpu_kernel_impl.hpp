@@ -75,9 +75,10 @@ uint16_t ssv_kernel(const StripedView& v, const uint8_t* dsq, size_t L, int tjb,
     return ssv_decide(v, tjb, ssv.hmax(maxv));
 }
 
-// SSV for a small compile-time Q: the whole row lives in registers, which
-// removes the per-vector load/store and the loop overhead that dominate
-// short rows (M up to 8 vectors: 128 nodes with SSE2, 256 with AVX2).
+// SSV for a small compile-time Q: the row lives in registers (up to ~12
+// vectors; beyond that the compiler spills some, still cheaper than the
+// generic loop), which removes the per-vector load/store and the loop
+// overhead that dominate short rows (Q <= 16: M <= 256 with SSE2, 512 with AVX2).
 template <class Ops, int NQ>
 uint16_t ssv_kernel_fixed(const StripedView& v, const uint8_t* dsq, size_t L, int tjb, uint8_t*) {
     using V = typename Ops::V;
@@ -105,12 +106,26 @@ uint16_t ssv_kernel_fixed(const StripedView& v, const uint8_t* dsq, size_t L, in
 
 using KernelFn = uint16_t (*)(const StripedView&, const uint8_t*, size_t, int, uint8_t*);
 
-// Picks the register-resident SSV for Q <= 8, else the in-memory one.
+// Picks the register-resident SSV for Q <= 16, else the in-memory one.
 template <class Ops>
 uint16_t ssv_dispatch(const StripedView& v, const uint8_t* dsq, size_t L, int tjb, uint8_t* row) {
-    static constexpr KernelFn fixed[] = {&ssv_kernel<Ops>,         &ssv_kernel_fixed<Ops, 1>, &ssv_kernel_fixed<Ops, 2>,
-                                         &ssv_kernel_fixed<Ops, 3>, &ssv_kernel_fixed<Ops, 4>, &ssv_kernel_fixed<Ops, 5>,
-                                         &ssv_kernel_fixed<Ops, 6>, &ssv_kernel_fixed<Ops, 7>, &ssv_kernel_fixed<Ops, 8>};
+    static constexpr KernelFn fixed[] = {&ssv_kernel<Ops>,
+        &ssv_kernel_fixed<Ops, 1>,
+        &ssv_kernel_fixed<Ops, 2>,
+        &ssv_kernel_fixed<Ops, 3>,
+        &ssv_kernel_fixed<Ops, 4>,
+        &ssv_kernel_fixed<Ops, 5>,
+        &ssv_kernel_fixed<Ops, 6>,
+        &ssv_kernel_fixed<Ops, 7>,
+        &ssv_kernel_fixed<Ops, 8>,
+        &ssv_kernel_fixed<Ops, 9>,
+        &ssv_kernel_fixed<Ops, 10>,
+        &ssv_kernel_fixed<Ops, 11>,
+        &ssv_kernel_fixed<Ops, 12>,
+        &ssv_kernel_fixed<Ops, 13>,
+        &ssv_kernel_fixed<Ops, 14>,
+        &ssv_kernel_fixed<Ops, 15>,
+        &ssv_kernel_fixed<Ops, 16>};
     const KernelFn f = v.Q < static_cast<int>(sizeof fixed / sizeof fixed[0]) ? fixed[v.Q] : fixed[0];
     return f(v, dsq, L, tjb, row);
 }

@@ -71,7 +71,9 @@ void check_all_variants(const MsvByteProfile& p, const std::vector<std::vector<u
 TEST_CASE("every vector variant equals the reference pass by pass, across model and target sizes") {
     Outcomes seen;
     const int Ms[] = {1, 2, 15, 16, 17, 31, 32, 33, 47, 48, 49, 63, 64, 65, 95, 96, 97,
-                      127, 128, 129, 255, 256, 257, 400, 2100};  // W=16,32 multiples +-1; Q=8 edge
+                      127, 128, 129, 255, 256, 257, 400, 511, 512, 513, 2100};
+    // multiples of W = 16, 32 +-1, and the Q = 8 / Q = 16 edges of the
+    // register-resident kernels for both widths
     for (int M : Ms) {
         for (int model = 0; model < (M > 400 ? 1 : 3); ++model) {
             // The long model gets the top realistic bias so that its 5,000-residue
