@@ -17,7 +17,6 @@ namespace {
 
 struct Avx2 {
     using V = __m256i;
-    static constexpr int W = 32;
     static V splat(int b) { return _mm256_set1_epi8(static_cast<char>(b)); }
     static V max_u(V a, V b) { return _mm256_max_epu8(a, b); }
     static V adds_u(V a, V b) { return _mm256_adds_epu8(a, b); }

@@ -13,7 +13,6 @@ namespace {
 
 struct Sse2 {
     using V = __m128i;
-    static constexpr int W = 16;
     static V splat(int b) { return _mm_set1_epi8(static_cast<char>(b)); }
     static V max_u(V a, V b) { return _mm_max_epu8(a, b); }
     static V adds_u(V a, V b) { return _mm_adds_epu8(a, b); }
