@@ -79,6 +79,10 @@ enum class MsvPass {
     both,  // SSV, then full MSV on its fallback (= msv_reference)
 };
 
+// Every scoring call expects residue codes below the profile's Kp (as
+// digitised by Alphabet), like msv_reference; they are not re-checked per
+// residue in the hot loop.
+//
 // Named variants. `sp.W` must equal msv_isa_width() of the variant, and the
 // variant must be available (msv_isa_available); both are checked and a
 // mismatch throws std::invalid_argument.
@@ -92,6 +96,8 @@ uint16_t msv_cpu_score_one(MsvIsa isa, const MsvByteProfile& p, const MsvStriped
                            MsvPass pass = MsvPass::both);
 
 // The engine forced onto one variant (tests, benchmarks); threads = 0: all cores.
+// score() runs its own worker threads and returns when all are done; one
+// engine serves one score() call at a time (its per-thread scratch is reused).
 std::unique_ptr<MsvEngine> make_msv_cpu_engine(unsigned threads, MsvIsa isa);
 
 }  // namespace warpdp
