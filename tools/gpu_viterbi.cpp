@@ -1,0 +1,307 @@
+// gpu-viterbi: HMMER 3.3.2's Viterbi filter, with hmmsearch's exact scores,
+// P-values and pipeline decisions. Fed by gpu-msv's candidate stream it
+// applies the pipeline rule (a candidate whose bias-corrected MSV P-value is
+// already <= F2 skips the filter and passes); without one it runs the filter
+// on every target ("Viterbi alone", null-model scores). --survivors writes
+// the passing targets as FASTA for `hmmsearch -Z <Z>`.
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/alphabet.hpp"
+#include "core/background.hpp"
+#include "core/candidate_stream.hpp"
+#include "core/cli.hpp"
+#include "core/errors.hpp"
+#include "core/hmm_reader.hpp"
+#include "core/msv_cpu.hpp"
+#include "core/msv_model.hpp"
+#include "core/output_file.hpp"
+#include "core/record_writer.hpp"
+#include "core/seq_reader.hpp"
+#include "core/tool_main.hpp"
+#include "core/vit_engine.hpp"
+#include "core/vit_model.hpp"
+
+using namespace warpdp;
+namespace po = boost::program_options;
+
+namespace {
+
+constexpr const char* kTool = "gpu-viterbi";
+
+struct Model {
+    MsvModel msv;
+    VitModel vit;
+    explicit Model(Hmm h) : msv(std::move(h)), vit(msv) {}
+};
+
+struct Row {
+    uint64_t target = 0, length = 0;
+    bool scored = false, skipped = false, passed = false;
+    float bits = 0;
+    double pvalue = 1;
+};
+
+struct Tally {
+    uint64_t candidates = 0, skipped = 0, computed = 0, passed = 0;
+};
+
+// Per model, the candidates in stream order; matched against the database in
+// database order (gpu-msv writes targets in database order), so duplicate
+// target names are matched one by one, as they occur.
+struct CandidateCursor {
+    std::vector<Candidate> list;
+    size_t next = 0;
+};
+
+const std::vector<std::string> kColumns{"model", "model_acc", "target", "target_len",
+                                        "vit_bits", "vit_pvalue", "skipped", "passed"};
+
+void write_fasta_record(OutputFile& out, const SeqBatch& b, size_t t) {
+    const auto& abc = Alphabet::amino();
+    std::string s = ">" + b.names[t];
+    if (!b.descs[t].empty()) s += " " + b.descs[t];
+    s += '\n';
+    const auto seq = b.seq(t);
+    for (size_t i = 0; i < seq.size(); ++i) {
+        // Gaps are written as '.', which hmmsearch's FASTA reader accepts ('-' it rejects).
+        s += seq[i] == abc.gap_code() ? '.' : abc.symbol(seq[i]);
+        if ((i + 1) % 60 == 0 || i + 1 == seq.size()) s += '\n';
+    }
+    if (seq.empty()) s += '\n';
+    out.write(s);
+}
+
+// A sub-batch holding targets `which` of `b`, for rescoring candidates only.
+SeqBatch gather(const SeqBatch& b, const std::vector<uint32_t>& which) {
+    SeqBatch g;
+    for (uint32_t t : which) {
+        const auto s = b.seq(t);
+        g.residues.insert(g.residues.end(), s.begin(), s.end());
+        g.close_record(b.names[t], {});
+    }
+    return g;
+}
+
+int run(int argc, char** argv) {
+    Cli cli(kTool, "gpu-viterbi --hmm MODELS.hmm --db TARGETS.fa [--candidates FILE|-] [options]",
+            "HMMER 3.3.2 Viterbi filter and pipeline rule (hmmsearch-identical) on GPU or CPU.");
+    std::string hmm_path, db_path, cand_path, surv_path, stats_path;
+    double F2 = 1e-3;
+    bool all = false;
+    cli.tool_options().add_options()
+        ("hmm", po::value<std::string>(&hmm_path)->required(), "profile HMM file (the one gpu-msv used)")
+        ("db", po::value<std::string>(&db_path)->required(), "protein FASTA/FASTQ (the one gpu-msv read)")
+        ("candidates", po::value<std::string>(&cand_path), "gpu-msv output (TSV or JSONL; - for stdin)")
+        ("F2", po::value<double>(&F2)->default_value(1e-3), "Viterbi filter P-value threshold")
+        ("all", po::bool_switch(&all), "a row for every candidate (every target without --candidates)")
+        ("survivors", po::value<std::string>(&surv_path), "write the passing targets (each once, database order) as FASTA")
+        ("stats", po::value<std::string>(&stats_path), "also write the run summary as JSON to FILE");
+    if (!cli.parse(argc, argv)) return 0;
+    const auto& common = cli.common();
+    if (!(F2 > 0)) throw UsageError("--F2 must be > 0");
+    F2 = std::min(F2, 1.0);
+    if (cand_path == "-" && db_path == "-") throw UsageError("--candidates and --db cannot both be stdin");
+
+    std::vector<Model> models;
+    std::map<std::string, size_t> by_name;
+    for (auto& hmm : read_all_hmms(hmm_path)) {
+        if (hmm.alph != AlphabetKind::amino)
+            throw InputError(hmm_path, 0, "model \"" + hmm.name + "\" is " +
+                                              std::string(Alphabet::of(hmm.alph).name()) +
+                                              "; gpu-viterbi searches protein databases with amino models");
+        if (!hmm.has_stats && !common.quiet)
+            warn(kTool, "model \"" + hmm.name + "\" has no STATS lines: like hmmsearch, no target passes");
+        by_name.emplace(hmm.name, models.size());
+        models.emplace_back(std::move(hmm));
+    }
+    if (models.empty()) throw InputError(hmm_path, 0, "no HMM found");
+
+    const bool pipeline = !cand_path.empty();
+    std::vector<CandidateCursor> cursor(models.size());
+    if (pipeline) {
+        const std::string cname = cand_path == "-" ? "<stdin>" : cand_path;
+        for (auto& c : read_candidates(cand_path)) {
+            if (!c.passed) continue;  // rows of `gpu-msv --all` that failed there
+            const auto it = by_name.find(c.model);
+            if (it == by_name.end())
+                throw InputError(cname, c.line, "unknown model \"" + c.model + "\" (not in " + hmm_path + ")");
+            cursor[it->second].list.push_back(std::move(c));
+        }
+    }
+
+    const DeviceChoice dev = resolve_device(common.device);
+    auto vit_engine = make_vit_cpu_engine(common.threads);
+    auto msv_engine = make_msv_cpu_engine(common.threads);  // rescoring candidates only
+
+    SeqReaderOptions ropt;
+    ropt.batch_residues = uint64_t{1} << 27;
+    SeqReader reader(db_path, Alphabet::amino(), ropt);
+    std::unique_ptr<OutputFile> survivors;
+    if (!surv_path.empty()) survivors = std::make_unique<OutputFile>(surv_path);
+
+    std::vector<std::string> names;
+    std::vector<std::vector<Row>> rows(models.size());
+    std::vector<Tally> tally(models.size());
+    uint64_t residues = 0, cells = 0;
+    const auto t0 = std::chrono::steady_clock::now();
+    SeqBatch chunk;
+    std::vector<uint16_t> msv_raw;
+    std::vector<uint32_t> vit_raw;
+    while (reader.next(chunk)) {
+        std::vector<bool> surviving(chunk.size(), false);
+        for (size_t mi = 0; mi < models.size(); ++mi) {
+            Model& m = models[mi];
+            // Which targets of this chunk go to the Viterbi filter, with their filtersc.
+            std::vector<uint32_t> which;
+            std::vector<float> filtersc;
+            std::vector<Row> chunk_rows;
+            if (pipeline) {
+                auto& cur = cursor[mi];
+                std::vector<uint32_t> cand;
+                std::vector<bool> bias_on;
+                for (size_t t = 0; t < chunk.size() && cur.next < cur.list.size(); ++t) {
+                    const Candidate& c = cur.list[cur.next];
+                    if (c.target != chunk.names[t]) continue;
+                    if (c.target_len != chunk.length(t))
+                        throw InputError(cand_path == "-" ? "<stdin>" : cand_path, c.line,
+                                         "target \"" + c.target + "\" has length " + std::to_string(c.target_len) +
+                                             " in the candidates but " + std::to_string(chunk.length(t)) +
+                                             " in " + db_path + " (a different database?)");
+                    cand.push_back(static_cast<uint32_t>(t));
+                    bias_on.push_back(c.bias_on);
+                    ++cur.next;
+                }
+                // Rescore the candidates' MSV exactly (the stream's P-values are rounded text).
+                const SeqBatch sub = gather(chunk, cand);
+                msv_raw.assign(sub.size(), 0);
+                msv_engine->load_targets(sub);
+                if (!sub.empty()) msv_engine->score(m.msv.bytes, msv_raw);
+                for (size_t j = 0; j < cand.size(); ++j) {
+                    const uint32_t t = cand[j];
+                    Row r;
+                    r.target = chunk.first_index + t;
+                    r.length = chunk.length(t);
+                    const MsvVerdict v = msv_verdict(m.msv, chunk.seq(t), msv_raw[j], 1.0, bias_on[j]);
+                    ++tally[mi].candidates;
+                    if (!vit_filter_needed(v, F2)) {
+                        r.skipped = r.passed = true;
+                        ++tally[mi].skipped;
+                    } else {
+                        which.push_back(t);
+                        filtersc.push_back(v.filtersc);
+                    }
+                    chunk_rows.push_back(r);
+                }
+            } else {
+                for (size_t t = 0; t < chunk.size(); ++t) {
+                    Row r;
+                    r.target = chunk.first_index + t;
+                    r.length = chunk.length(t);
+                    if (r.length > 0) {  // hmmsearch skips empty targets
+                        which.push_back(static_cast<uint32_t>(t));
+                        filtersc.push_back(null_score(r.length));
+                        ++tally[mi].candidates;
+                    }
+                    chunk_rows.push_back(r);
+                }
+            }
+            vit_raw.assign(which.size(), 0);
+            vit_engine->load_targets(chunk);
+            if (!which.empty()) vit_engine->score(m.vit.words, which, vit_raw);
+            for (size_t j = 0, r = 0; j < which.size(); ++j) {
+                while (chunk_rows[r].target != chunk.first_index + which[j]) ++r;
+                const VitVerdict v = vit_verdict(m.msv.hmm, filtersc[j], vit_raw[j], chunk.length(which[j]), F2);
+                chunk_rows[r].scored = true;
+                chunk_rows[r].bits = v.bits;
+                chunk_rows[r].pvalue = v.p;
+                chunk_rows[r].passed = v.pass;
+                cells += static_cast<uint64_t>(m.vit.words.M) * chunk.length(which[j]);
+            }
+            tally[mi].computed += which.size();
+            for (auto& r : chunk_rows) {
+                if (r.passed) {
+                    ++tally[mi].passed;
+                    surviving[static_cast<size_t>(r.target - chunk.first_index)] = true;
+                }
+                if (r.passed || all) rows[mi].push_back(r);
+            }
+        }
+        if (survivors)
+            for (size_t t = 0; t < chunk.size(); ++t)
+                if (surviving[t]) write_fasta_record(*survivors, chunk, t);
+        residues += chunk.total_residues();
+        for (auto& n : chunk.names) names.push_back(std::move(n));
+        if (common.progress)
+            std::fprintf(stderr, "\r%s: %zu targets, %.3g Mres   ", kTool, names.size(), residues / 1e6);
+    }
+    if (common.progress) std::fputc('\n', stderr);
+    if (names.empty()) throw InputError(db_path, 0, "no sequences in the database");
+    for (size_t mi = 0; mi < models.size(); ++mi) {
+        const auto& cur = cursor[mi];
+        if (cur.next < cur.list.size()) {
+            const Candidate& c = cur.list[cur.next];
+            throw InputError(cand_path == "-" ? "<stdin>" : cand_path, c.line,
+                             "target \"" + c.target + "\" of model \"" + c.model + "\" is not in " + db_path +
+                                 " (or the candidates are not in database order)");
+        }
+    }
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+
+    OutputFile out(common.output);
+    RecordWriter writer(out, parse_format(common.format), kColumns);
+    writer.write_header();
+    for (size_t mi = 0; mi < models.size(); ++mi) {
+        const Hmm& h = models[mi].msv.hmm;
+        for (const Row& r : rows[mi]) {
+            writer.write({h.name, h.acc.empty() ? Value{Absent{}} : Value{h.acc}, names[r.target],
+                          static_cast<int64_t>(r.length),
+                          r.scored ? Value{fixed(r.bits, 6)} : Value{Absent{}},
+                          r.scored ? Value{general(r.pvalue, 6)} : Value{Absent{}},
+                          int64_t{r.skipped ? 1 : 0}, int64_t{r.passed ? 1 : 0}});
+        }
+    }
+    if (survivors) survivors->commit();
+    out.commit();
+
+    nlohmann::ordered_json stats;
+    stats["tool"] = kTool;
+    stats["device"] = dev.describe();
+    stats["engine"] = vit_engine->name();
+    stats["Z"] = names.size();
+    stats["residues"] = residues;
+    stats["seconds"] = seconds;
+    stats["cells"] = cells;
+    stats["models"] = nlohmann::ordered_json::array();
+    for (size_t mi = 0; mi < models.size(); ++mi)
+        stats["models"].push_back({{"model", models[mi].msv.hmm.name}, {"M", models[mi].msv.hmm.M},
+                                   {"candidates", tally[mi].candidates}, {"skipped", tally[mi].skipped},
+                                   {"computed", tally[mi].computed}, {"passed_vit", tally[mi].passed}});
+    if (!common.quiet) {
+        for (size_t mi = 0; mi < models.size(); ++mi)
+            std::fprintf(stderr, "%s: %s (M=%d): candidates %llu, skipped (MSV P <= F2) %llu, passed Vit %llu\n",
+                         kTool, models[mi].msv.hmm.name.c_str(), models[mi].msv.hmm.M,
+                         static_cast<unsigned long long>(tally[mi].candidates),
+                         static_cast<unsigned long long>(tally[mi].skipped),
+                         static_cast<unsigned long long>(tally[mi].passed));
+        std::fprintf(stderr, "%s: Z = %zu targets, %.3f s, %llu Viterbi cells\n", kTool, names.size(), seconds,
+                     static_cast<unsigned long long>(cells));
+    }
+    if (!stats_path.empty()) {
+        OutputFile sf(stats_path);
+        sf.write(stats.dump(2) + "\n");
+        sf.commit();
+    }
+    return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) { return run_tool(kTool, argc, argv, run); }
