@@ -1,0 +1,49 @@
+// ByteSource: the only place that talks to htslib. Besides bgzf_read's own
+// error return we check, at the end of a BGZF (bgzip) stream, that the last
+// block was the end-of-file marker: a bgzip file cut at a block boundary
+// otherwise reads as valid but silently shorter, which would change the
+// number of targets a search reports.
+#include "core/byte_source.hpp"
+
+#include <cerrno>
+#include <cstring>
+
+#include <htslib/bgzf.h>
+
+#include "core/errors.hpp"
+
+namespace warpdp {
+
+ByteSource::ByteSource(const std::string& path) {
+    errno = 0;
+    fp_ = bgzf_open(path.c_str(), "r");
+    if (fp_ == nullptr) {
+        const int e = errno;
+        throw InputError(path, 0, std::string("cannot open: ") +
+                                      (e != 0 ? std::strerror(e) : "unreadable or corrupt file"));
+    }
+}
+
+ByteSource::~ByteSource() {
+    if (fp_ != nullptr) (void)bgzf_close(fp_);  // reading only: nothing to flush or report
+}
+
+std::ptrdiff_t ByteSource::read(char* dst, size_t n) {
+    const ssize_t got = bgzf_read(fp_, dst, n);
+    if (got < 0) {
+        const unsigned code = fp_->errcode;
+        if (code & BGZF_ERR_IO) reason_ = "read error";
+        else if (code & BGZF_ERR_CRC) reason_ = "compressed data fail their checksum";
+        else reason_ = "corrupt or truncated compressed data";
+        return -1;
+    }
+    if (got == 0 && fp_->is_compressed && !fp_->is_gzip && !fp_->last_block_eof) {
+        reason_ = "truncated BGZF file: the end-of-file marker block is missing";
+        return -1;
+    }
+    return static_cast<std::ptrdiff_t>(got);
+}
+
+std::string ByteSource::failure_reason() const { return reason_; }
+
+}  // namespace warpdp
