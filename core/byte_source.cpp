@@ -29,12 +29,15 @@ ByteSource::~ByteSource() {
 }
 
 std::ptrdiff_t ByteSource::read(char* dst, size_t n) {
+    errno = 0;
     const ssize_t got = bgzf_read(fp_, dst, n);
     if (got < 0) {
-        const unsigned code = fp_->errcode;
-        if (code & BGZF_ERR_IO) reason_ = "read error";
-        else if (code & BGZF_ERR_CRC) reason_ = "compressed data fail their checksum";
-        else reason_ = "corrupt or truncated compressed data";
+        // htslib reports a short read of a compressed block as an I/O error
+        // too, so for compressed input every failure reads as truncation or
+        // corruption; only plain input can fail for reasons errno knows.
+        const int e = errno;
+        if (fp_->is_compressed || fp_->is_gzip) reason_ = "truncated or corrupt compressed data";
+        else reason_ = std::string("read error: ") + (e != 0 ? std::strerror(e) : "unknown");
         return -1;
     }
     if (got == 0 && fp_->is_compressed && !fp_->is_gzip && !fp_->last_block_eof) {

@@ -2,6 +2,7 @@
 #include "core/seq_batcher.hpp"
 
 #include <algorithm>
+#include <utility>
 
 namespace warpdp {
 
@@ -13,6 +14,7 @@ SeqBatcher::SeqBatcher(const std::string& path, const Alphabet& abc, const SeqRe
 bool SeqBatcher::fill(SeqBatch& batch) {
     batch.clear();
     batch.first_index = next_index_;
+    if (error_) std::rethrow_exception(std::exchange(error_, nullptr));
     if (held_) {
         batch.residues.assign(held_residues_.begin(), held_residues_.end());
         batch.close_record(std::move(held_name_), std::move(held_desc_));
@@ -20,7 +22,14 @@ bool SeqBatcher::fill(SeqBatch& batch) {
     }
     while (batch.size() < batch_records_) {
         const size_t before = batch.residues.size();
-        if (!parser_.next(batch.residues, name_, desc_)) break;
+        try {
+            if (!parser_.next(batch.residues, name_, desc_)) break;
+        } catch (...) {
+            if (batch.empty()) throw;
+            batch.residues.resize(before);  // drop the broken record's residues
+            error_ = std::current_exception();
+            break;
+        }
         if (batch.size() > 0 && batch.residues.size() > batch_residues_) {
             held_residues_.assign(batch.residues.begin() + static_cast<std::ptrdiff_t>(before),
                                   batch.residues.end());

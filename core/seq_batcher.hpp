@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <exception>
 #include <string>
 #include <vector>
 
@@ -17,7 +18,8 @@ class SeqBatcher {
 public:
     SeqBatcher(const std::string& path, const Alphabet& abc, const SeqReaderOptions& opt);
 
-    // Fills `batch` (cleared first); false when no record was left.
+    // Fills `batch` (cleared first); false when no record was left. An
+    // error in the input surfaces after the batch of the records before it.
     bool fill(SeqBatch& batch);
 
     const std::string& path() const noexcept { return parser_.path(); }
@@ -32,6 +34,8 @@ private:
     std::vector<uint8_t> held_residues_;
     std::string held_name_, held_desc_;
     std::string name_, desc_;  // scratch
+    // An input error met after complete records: those go out first.
+    std::exception_ptr error_;
 };
 
 }  // namespace warpdp

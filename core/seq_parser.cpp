@@ -105,7 +105,7 @@ void SeqParser::split_header(const std::string& line, uint64_t line_no, std::str
     desc.assign(line, j, k - j);
 }
 
-void SeqParser::digitize_run(size_t from, size_t to, std::vector<uint8_t>& residues,
+void SeqParser::digitize_run(size_t from, size_t to, std::vector<uint8_t>& residues, size_t first,
                              const std::string& name) {
     const size_t old = residues.size();
     residues.resize(old + (to - from));
@@ -126,12 +126,15 @@ void SeqParser::digitize_run(size_t from, size_t to, std::vector<uint8_t>& resid
         while (map[p[i]] != Alphabet::kIllegal) ++i;
         fail(line_at(i), "illegal character " + quote_byte(p[i]) + " in sequence " + quoted_name(name));
     }
-}
-
-void SeqParser::check_length(uint64_t length, const std::string& name, size_t p) {
-    if (length > max_residues_)
-        fail(line_at(p), "sequence " + quoted_name(name) + " is longer than " +
+    const uint64_t length = residues.size() - first;
+    if (length > max_residues_) {
+        // Report the line of the first residue past the limit.
+        uint64_t excess = length - max_residues_;
+        size_t i = to;
+        while (excess > 0) excess -= map[p[--i]] >= 0;
+        fail(line_at(i), "sequence " + quoted_name(name) + " is longer than " +
                              std::to_string(max_residues_) + " residues");
+    }
 }
 
 void SeqParser::detect_format() {
@@ -180,10 +183,9 @@ bool SeqParser::next_fasta(std::vector<uint8_t>& residues, std::string& name, st
         const auto* gt = static_cast<const char*>(std::memchr(b + pos_, '>', end_ - pos_));
         const size_t stop = gt != nullptr ? static_cast<size_t>(gt - b) : end_;
         if (stop > pos_) {
-            digitize_run(pos_, stop, residues, name);
+            digitize_run(pos_, stop, residues, start, name);
             line_start = b[stop - 1] == '\n';
             pos_ = stop;
-            check_length(residues.size() - start, name, pos_);
         }
         if (pos_ < end_ && !line_start)
             fail(line_at(pos_), "illegal character '>' in sequence " + quoted_name(name));
@@ -197,9 +199,8 @@ void SeqParser::digitize_line(std::vector<uint8_t>& residues, size_t first, cons
         const char* b = buf_.data();
         const auto* nl = static_cast<const char*>(std::memchr(b + pos_, '\n', end_ - pos_));
         const size_t stop = nl != nullptr ? static_cast<size_t>(nl - b) : end_;
-        digitize_run(pos_, stop, residues, name);
+        digitize_run(pos_, stop, residues, first, name);
         pos_ = stop;
-        check_length(residues.size() - first, name, pos_);
         if (nl != nullptr) {
             ++pos_;
             return;

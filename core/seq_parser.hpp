@@ -49,14 +49,14 @@ private:
     // Reads the rest of the current line into `out` (newline dropped);
     // false when the input ended before any byte of the line.
     bool read_line(std::string& out);
-    // Digitises the rest of the current line into residues; returns the
-    // number of bytes of the line that are not blanks or CR.
+    // Digitises the rest of the current line into residues.
     void digitize_line(std::vector<uint8_t>& residues, size_t first, const std::string& name);
     // Header after the '>' or '@': first token = name, the rest trimmed = description.
     void split_header(const std::string& line, uint64_t line_no, std::string& name, std::string& desc);
-    // Digitises buf_[from, to) onto residues, raising the error for an illegal byte.
-    void digitize_run(size_t from, size_t to, std::vector<uint8_t>& residues, const std::string& name);
-    void check_length(uint64_t length, const std::string& name, size_t p);
+    // Digitises buf_[from, to) onto residues, whose current record began at
+    // index `first`; raises the error for an illegal byte or an overlong record.
+    void digitize_run(size_t from, size_t to, std::vector<uint8_t>& residues, size_t first,
+                      const std::string& name);
     [[noreturn]] void fail(uint64_t line, const std::string& message) const;
 
     std::string path_;
