@@ -7,7 +7,7 @@
 namespace warpdp {
 
 SeqBatcher::SeqBatcher(const std::string& path, const Alphabet& abc, const SeqReaderOptions& opt)
-    : parser_(path, abc, opt.max_record_residues),
+    : parser_(path, abc, opt.max_record_residues, opt.read_block_bytes),
       batch_residues_(opt.batch_residues),
       batch_records_(std::max<size_t>(opt.batch_records, 1)) {}
 

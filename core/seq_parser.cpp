@@ -38,8 +38,9 @@ std::string quote_byte(unsigned char c) {
     return hex;
 }
 
-SeqParser::SeqParser(const std::string& path, const Alphabet& abc, uint64_t max_residues)
-    : path_(path), src_(path), max_residues_(max_residues), buf_(kBlockBytes) {
+SeqParser::SeqParser(const std::string& path, const Alphabet& abc, uint64_t max_residues,
+                     size_t block_bytes)
+    : path_(path), src_(path), max_residues_(max_residues), buf_(std::max<size_t>(block_bytes, 1)) {
     for (int c = 0; c < 256; ++c) map_[static_cast<size_t>(c)] = abc.digitize(static_cast<unsigned char>(c));
     map_['\n'] = Alphabet::kIgnored;
 }

@@ -17,11 +17,10 @@ namespace warpdp {
 
 class SeqParser {
 public:
-    static constexpr size_t kBlockBytes = size_t{1} << 20;
-
     // Opens the file (InputError when it cannot be opened). Records longer
-    // than max_residues are an InputError.
-    SeqParser(const std::string& path, const Alphabet& abc, uint64_t max_residues);
+    // than max_residues are an InputError. Input is read block_bytes at a time.
+    SeqParser(const std::string& path, const Alphabet& abc, uint64_t max_residues,
+              size_t block_bytes);
 
     // Appends the next record's residues to `residues` and sets its name and
     // description. Returns false at the end of the input. Throws InputError

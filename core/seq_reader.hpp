@@ -23,6 +23,9 @@ struct SeqReaderOptions {
     bool prefetch = true;
     // Longer records are an InputError (guards against absurd inputs).
     uint64_t max_record_residues = 0xFFFFFFFFull;
+    // Bytes asked of the decompressor at a time. Tiny values put record and
+    // line boundaries across reads; tests and the fuzzer use them.
+    size_t read_block_bytes = size_t{1} << 20;
 };
 
 class SeqReader {

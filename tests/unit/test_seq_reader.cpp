@@ -460,6 +460,34 @@ TEST_CASE("random FASTA round trip, random batch sizes") {
     }
 }
 
+TEST_CASE("tiny read blocks: records and lines split across reads") {
+    t::TempDir dir;
+    std::vector<Record> expect;
+    const std::string text = random_fasta(expect, 40);
+    const auto p = dir.write("blocks.fa", text).string();
+    std::string crlf;
+    for (char c : text) crlf += c == '\n' ? std::string("\r\n") : std::string(1, c);
+    const auto pc = dir.write("blocks-crlf.fa", crlf).string();
+    const auto fq = dir.write("blocks.fq", "@r1 d\r\nACGT\r\n+\r\nIIII\r\n@r2\nAC\n+\nII\n").string();
+    for (size_t block : {1, 2, 3, 5, 64, 4093}) {
+        SeqReaderOptions opt;
+        opt.read_block_bytes = block;
+        opt.batch_records = 7;
+        CAPTURE(block);
+        CHECK(read_all(p, opt) == expect);
+        CHECK(read_all(pc, opt) == expect);
+        const auto r = read_all(fq, opt);
+        REQUIRE(r.size() == 2);
+        CHECK(r[0].desc == "d");
+        CHECK(r[1].dsq.size() == 2);
+        // Error lines are still exact when lines straddle reads.
+        check_error(dir.write("late.fa", ">a\nACDE\r\nAC\r\n>b x\nACDEF\nAC9E\n").string(), 6,
+                    "illegal character '9' in sequence \"b\"", opt);
+        opt.max_record_residues = 6;
+        check_error(dir.write("long.fa", ">a\nACDE\n>b\nACD\nEF\nGH\n").string(), 6, "longer than 6", opt);
+    }
+}
+
 TEST_CASE("errors after good batches: batches first, then the error, then the end") {
     t::TempDir dir;
     std::string text;
