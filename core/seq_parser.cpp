@@ -29,6 +29,14 @@ bool is_space(char c) { return is_blank(c) || c == '\n'; }
 
 std::string quoted_name(const std::string& name) { return "\"" + name + "\""; }
 
+// The alphabet's map with '\n' ignored too, so runs of lines digitise in one loop.
+std::array<int8_t, 256> reading_map(const Alphabet& abc) {
+    std::array<int8_t, 256> map{};
+    for (int c = 0; c < 256; ++c) map[static_cast<size_t>(c)] = abc.digitize(static_cast<unsigned char>(c));
+    map['\n'] = Alphabet::kIgnored;
+    return map;
+}
+
 }  // namespace
 
 std::string quote_byte(unsigned char c) {
@@ -40,10 +48,12 @@ std::string quote_byte(unsigned char c) {
 
 SeqParser::SeqParser(const std::string& path, const Alphabet& abc, uint64_t max_residues,
                      size_t block_bytes)
-    : path_(path), src_(path), max_residues_(max_residues), buf_(std::max<size_t>(block_bytes, 1)) {
-    for (int c = 0; c < 256; ++c) map_[static_cast<size_t>(c)] = abc.digitize(static_cast<unsigned char>(c));
-    map_['\n'] = Alphabet::kIgnored;
-}
+    : path_(path),
+      src_(path),
+      max_residues_(max_residues),
+      map_(reading_map(abc)),
+      letters_(map_),
+      buf_(std::max<size_t>(block_bytes, 1)) {}
 
 void SeqParser::fail(uint64_t line, const std::string& message) const {
     throw InputError(path_, line, message);
@@ -113,13 +123,28 @@ void SeqParser::digitize_run(size_t from, size_t to, std::vector<uint8_t>& resid
     uint8_t* out = residues.data() + old;
     const auto* p = reinterpret_cast<const unsigned char*>(buf_.data());
     const int8_t* map = map_.data();
+    line_at(from);  // newlines are counted here, in passing, instead of by line_at()
+    uint64_t newlines = 0;
     unsigned bad = 0;
-    // Branch-free: every byte is stored, the cursor only advances over codes.
-    for (size_t i = from; i < to; ++i) {
-        const int8_t v = map[p[i]];
-        *out = static_cast<uint8_t>(v);
-        out += v >= 0;
-        bad |= static_cast<unsigned>(v == Alphabet::kIllegal);
+    // Line by line: a line of letters (CR aside) goes through the SIMD
+    // path; any other line through the branch-free scalar loop, in which
+    // every byte is stored and the cursor only advances over codes.
+    for (size_t i = from; i < to;) {
+        const auto* nl = static_cast<const unsigned char*>(std::memchr(p + i, '\n', to - i));
+        const size_t end = nl != nullptr ? static_cast<size_t>(nl - p) : to;
+        const size_t text_end = end > i && p[end - 1] == '\r' ? end - 1 : end;
+        if (letters_.line(p + i, text_end - i, out)) {
+            out += text_end - i;
+        } else {
+            for (size_t j = i; j < text_end; ++j) {
+                const int8_t v = map[p[j]];
+                *out = static_cast<uint8_t>(v);
+                out += v >= 0;
+                bad |= static_cast<unsigned>(v == Alphabet::kIllegal);
+            }
+        }
+        i = nl != nullptr ? end + 1 : end;
+        newlines += nl != nullptr;
     }
     residues.resize(static_cast<size_t>(out - residues.data()));
     if (bad != 0) {
@@ -136,6 +161,8 @@ void SeqParser::digitize_run(size_t from, size_t to, std::vector<uint8_t>& resid
         fail(line_at(i), "sequence " + quoted_name(name) + " is longer than " +
                              std::to_string(max_residues_) + " residues");
     }
+    mark_pos_ = to;
+    mark_lines_ += newlines;
 }
 
 void SeqParser::detect_format() {

@@ -12,6 +12,7 @@
 
 #include "core/alphabet.hpp"
 #include "core/byte_source.hpp"
+#include "core/letter_digitizer.hpp"
 
 namespace warpdp {
 
@@ -62,6 +63,7 @@ private:
     ByteSource src_;
     uint64_t max_residues_;
     std::array<int8_t, 256> map_{};  // the alphabet's map with '\n' ignored too
+    LetterDigitizer letters_;
     Format format_ = Format::unknown;
 
     std::vector<char> buf_;

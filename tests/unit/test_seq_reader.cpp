@@ -253,6 +253,39 @@ TEST_CASE("FASTQ: four-line records, quality ignored, CRLF") {
     }
 }
 
+TEST_CASE("long letter lines (the SIMD path) digitise like the scalar map, for each alphabet") {
+    t::TempDir dir;
+    std::string letters;
+    for (char c = 'A'; c <= 'Z'; ++c) letters += {c, static_cast<char>(c + 32)};
+    for (const Alphabet* abc : {&Alphabet::amino(), &Alphabet::dna(), &Alphabet::rna()}) {
+        CAPTURE(abc->name());
+        std::string legal;
+        for (char c : letters) if (abc->digitize(static_cast<unsigned char>(c)) >= 0) legal += c;
+        for (size_t width : {15, 16, 17, 31, 32, 33, 60, 61, 200}) {
+            const std::string a = t::random_text(legal, width), b = t::random_text(legal, width);
+            const auto r = read_all(dir.write("l.fa", ">x\n" + a + "\n" + b + "\r\n").string(), {}, *abc);
+            REQUIRE(r.size() == 1);
+            CHECK(r[0].dsq == digitize(a + b, *abc));
+        }
+        // One illegal letter (or digit) anywhere in a long line.
+        const char bad = abc->kind() == warpdp::AlphabetKind::amino ? '5' : 'E';
+        for (size_t at : {0, 7, 15, 16, 40, 63}) {
+            std::string line = t::random_text(legal, 64);
+            line[at] = bad;
+            const auto p = dir.write("bad.fa", ">x\n" + t::random_text(legal, 64) + "\n" + line + "\n").string();
+            SeqReaderOptions opt;
+            opt.prefetch = false;
+            try {
+                (void)read_batches(p, opt, *abc);
+                FAIL("no error");
+            } catch (const InputError& e) {
+                CHECK(e.line() == 3);
+                CHECK(e.message() == std::string("illegal character '") + bad + "' in sequence \"x\"");
+            }
+        }
+    }
+}
+
 TEST_CASE("malformed FASTQ names file and line") {
     t::TempDir dir;
     check_error(dir.write("q1.fq", "@r1\nACGT\n+\nIIII\n@r2\nACGT\n+\nIII\n").string(), 8,
