@@ -29,6 +29,7 @@ private:
     SeqParser parser_;
     uint64_t batch_residues_;
     size_t batch_records_;
+    uint64_t block_bytes_;
     uint64_t next_index_ = 0;  // record number of the next record to hand out
     bool held_ = false;        // a record is waiting for the next batch
     std::vector<uint8_t> held_residues_;

@@ -124,30 +124,12 @@ void SeqParser::digitize_run(size_t from, size_t to, std::vector<uint8_t>& resid
     const auto* p = reinterpret_cast<const unsigned char*>(buf_.data());
     const int8_t* map = map_.data();
     line_at(from);  // newlines are counted here, in passing, instead of by line_at()
-    uint64_t newlines = 0;
-    unsigned bad = 0;
-    // Line by line: a line of letters (CR aside) goes through the SIMD
-    // path; any other line through the branch-free scalar loop, in which
-    // every byte is stored and the cursor only advances over codes.
-    for (size_t i = from; i < to;) {
-        const auto* nl = static_cast<const unsigned char*>(std::memchr(p + i, '\n', to - i));
-        const size_t end = nl != nullptr ? static_cast<size_t>(nl - p) : to;
-        const size_t text_end = end > i && p[end - 1] == '\r' ? end - 1 : end;
-        if (letters_.line(p + i, text_end - i, out)) {
-            out += text_end - i;
-        } else {
-            for (size_t j = i; j < text_end; ++j) {
-                const int8_t v = map[p[j]];
-                *out = static_cast<uint8_t>(v);
-                out += v >= 0;
-                bad |= static_cast<unsigned>(v == Alphabet::kIllegal);
-            }
-        }
-        i = nl != nullptr ? end + 1 : end;
-        newlines += nl != nullptr;
-    }
+    const auto r = letters_.run(p + from, to - from, out);
+    const uint64_t newlines = r.newlines;
+    const bool bad = r.illegal;
+    out += r.codes;
     residues.resize(static_cast<size_t>(out - residues.data()));
-    if (bad != 0) {
+    if (bad) {
         size_t i = from;
         while (map[p[i]] != Alphabet::kIllegal) ++i;
         fail(line_at(i), "illegal character " + quote_byte(p[i]) + " in sequence " + quoted_name(name));
