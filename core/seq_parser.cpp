@@ -1,9 +1,10 @@
 // SeqParser: FASTA/FASTQ on top of ByteSource. FASTA sequence lines are not
 // split into lines at all: everything up to the next '>' in the buffer is
-// digitised in one branch-free pass (newline, blanks and CR map to
-// "ignored"), and a '>' that does not open a line is an illegal character.
-// Newlines are counted only when a line number is needed, and each byte is
-// counted at most once (line_at() moves a mark forwards).
+// one run for LetterDigitizer (newline, blanks and CR map to "ignored"),
+// and a '>' that does not open a line is an illegal character. Newlines
+// are counted in passing by the digitiser, elsewhere only where a line
+// number may be needed; line_at() moves a mark forwards so that no byte is
+// counted twice.
 #include "core/seq_parser.hpp"
 
 // GCC 12 at -O3 reports a false -Wrestrict inside std::string's operator+
@@ -60,6 +61,7 @@ void SeqParser::fail(uint64_t line, const std::string& message) const {
 }
 
 bool SeqParser::refill() {
+    if (pos_ != end_) throw InternalError("SeqParser::refill() with unread bytes");
     if (eof_) return false;
     line_at(end_);
     discarded_ += end_;

@@ -39,11 +39,12 @@ private:
     bool next_fastq(std::vector<uint8_t>& residues, std::string& name, std::string& desc);
     void detect_format();
 
-    // Buffer: bytes [pos_, end_) are unread. refill() keeps the unread bytes
-    // and appends more; false at the end of the input.
+    // Buffer: bytes [pos_, end_) are unread. refill() is called only once
+    // they are all consumed: it drops them and reads the next block; false
+    // at the end of the input.
     bool refill();
     bool at_end() { return pos_ == end_ && !refill(); }
-    // 1-based line of buffer position p (p never moves backwards between calls).
+    // 1-based line of buffer position p; cheap when p moves forwards.
     uint64_t line_at(size_t p);
 
     // Reads the rest of the current line into `out` (newline dropped);

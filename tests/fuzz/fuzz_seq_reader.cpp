@@ -42,7 +42,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     opt.batch_records = 1 + size % 4;
     opt.prefetch = (size & 1) != 0;
     opt.max_record_residues = 64 + size % 200;
-    opt.read_block_bytes = 1 + size % 37;
+    opt.read_block_bytes = size % 5 == 0 ? 4096 : 1 + size % 37;
     const auto& abc = (size % 3 == 0) ? warpdp::Alphabet::dna() : warpdp::Alphabet::amino();
     try {
         warpdp::SeqReader reader(path, abc, opt);
