@@ -20,7 +20,7 @@ public:
 
     // Fills `batch` (cleared first); false when no record was left. An
     // error in the input surfaces after the batch of the records before it.
-    bool fill(SeqBatch& batch);
+    [[nodiscard]] bool fill(SeqBatch& batch);
 
     const std::string& path() const noexcept { return parser_.path(); }
     uint64_t bytes_consumed() const noexcept { return parser_.bytes_consumed(); }

@@ -26,7 +26,7 @@ public:
     // Appends the next record's residues to `residues` and sets its name and
     // description. Returns false at the end of the input. Throws InputError
     // naming the file and the 1-based line of the (decompressed) input.
-    bool next(std::vector<uint8_t>& residues, std::string& name, std::string& desc);
+    [[nodiscard]] bool next(std::vector<uint8_t>& residues, std::string& name, std::string& desc);
 
     const std::string& path() const noexcept { return path_; }
     // Decompressed bytes consumed so far.

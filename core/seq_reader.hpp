@@ -39,7 +39,7 @@ public:
     // Clears `batch` and fills it with the next records; false (batch empty)
     // at the end of the input. Errors in the input, whichever thread met
     // them, are thrown here as InputError; after one, next() returns false.
-    bool next(SeqBatch& batch);
+    [[nodiscard]] bool next(SeqBatch& batch);
 
     const std::string& path() const;
     // Records returned by next() so far.
