@@ -49,4 +49,6 @@ std::ptrdiff_t ByteSource::read(char* dst, size_t n) {
 
 std::string ByteSource::failure_reason() const { return reason_; }
 
+bool ByteSource::compressed() const noexcept { return fp_->is_compressed || fp_->is_gzip; }
+
 }  // namespace warpdp

@@ -25,6 +25,8 @@ public:
     // number and therefore raises the error.
     [[nodiscard]] std::ptrdiff_t read(char* dst, size_t n);
     std::string failure_reason() const;
+    // gzip or bgzip (as opposed to plain text).
+    bool compressed() const noexcept;
 
 private:
     BGZF* fp_ = nullptr;

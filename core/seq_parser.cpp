@@ -24,6 +24,7 @@ namespace {
 
 // Longest header or '+' line we hold in memory; longer ones are not FASTA/FASTQ.
 constexpr size_t kMaxHeaderBytes = size_t{16} << 20;
+constexpr size_t kCompressedRead = size_t{64} << 10;
 
 bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
 bool is_space(char c) { return is_blank(c) || c == '\n'; }
@@ -66,7 +67,11 @@ bool SeqParser::refill() {
     line_at(end_);
     discarded_ += end_;
     pos_ = end_ = mark_pos_ = 0;
-    const std::ptrdiff_t got = src_.read(buf_.data(), buf_.size());
+    // htslib drops the whole request when decompression fails in it, so
+    // compressed input is asked for in pieces the size of a BGZF block:
+    // the error's line is then at most that far before the damage.
+    const size_t want = src_.compressed() ? std::min(buf_.size(), kCompressedRead) : buf_.size();
+    const std::ptrdiff_t got = src_.read(buf_.data(), want);
     if (got < 0) fail(line_at(0), src_.failure_reason());
     if (got == 0) {
         eof_ = true;

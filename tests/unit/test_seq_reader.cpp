@@ -328,7 +328,7 @@ TEST_CASE("truncated compressed input is an error naming the file") {
     auto e = error_of(gz.string());
     REQUIRE(e.has_value());
     CHECK(e->file() == gz.string());
-    CHECK(e->line() >= 1);
+    CHECK(e->line() > 1);  // reads are small enough that the good part is counted
     CHECK(e->line() <= lines);
     CHECK_MESSAGE(e->message().find("truncated") != std::string::npos, e->what());
 
@@ -344,7 +344,7 @@ TEST_CASE("truncated compressed input is an error naming the file") {
     e = error_of(bgz.string());
     REQUIRE(e.has_value());
     CHECK(e->file() == bgz.string());
-    CHECK(e->line() >= 1);
+    CHECK(e->line() > 1);
     CHECK(e->line() <= lines);
     CHECK_MESSAGE(e->message().find("truncated") != std::string::npos, e->what());
 
