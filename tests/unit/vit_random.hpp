@@ -1,0 +1,86 @@
+// Random inputs for the Viterbi-filter tests: HMMs with Dirichlet-like
+// parameters (optionally sharpened so homologs score high enough to
+// overflow the int16 filter), sequences sampled from a model's match
+// states, and random code strings including the -inf codes 20/27/28.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "core/hmm.hpp"
+#include "test_support.hpp"
+
+namespace warpdp::test {
+
+inline float frand(float lo, float hi) { return std::uniform_real_distribution<float>(lo, hi)(rng()); }
+
+// A random amino HMM of M nodes. sharp > 1 concentrates each match emission
+// on one residue (higher homolog scores).
+inline Hmm random_vit_hmm(int M, float sharp = 1.0f) {
+    Hmm h;
+    h.name = "rnd";
+    h.M = M;
+    h.K = 20;
+    auto normalise = [](float* p, int n) {
+        float sum = 0;
+        for (int i = 0; i < n; ++i) sum += p[i];
+        for (int i = 0; i < n; ++i) p[i] /= sum;
+    };
+    auto dirichlet = [&](float* p, int n) {
+        for (int i = 0; i < n; ++i) p[i] = frand(0.01f, 1.0f);
+        normalise(p, n);
+    };
+    h.t.assign(static_cast<size_t>(M) + 1, {});
+    for (auto& t : h.t) {
+        dirichlet(&t[kTMM], 3);
+        dirichlet(&t[kTIM], 2);
+        dirichlet(&t[kTDM], 2);
+    }
+    h.mat.assign(static_cast<size_t>(M + 1) * 20, 0.0f);
+    h.ins.assign(static_cast<size_t>(M + 1) * 20, 0.0f);
+    h.compo.assign(20, 0.0f);
+    for (int k = 1; k <= M; ++k) {
+        float* p = &h.mat[static_cast<size_t>(k) * 20];
+        dirichlet(p, 20);
+        p[uniform(0, 19)] += sharp - 1.0f;
+        normalise(p, 20);
+    }
+    for (int k = 0; k <= M; ++k) dirichlet(&h.ins[static_cast<size_t>(k) * 20], 20);
+    return h;
+}
+
+// Random codes: mostly canonical, some degenerate, some -inf (20, 27, 28).
+inline std::vector<uint8_t> random_vit_codes(size_t L, int odd_per_100 = 10) {
+    std::vector<uint8_t> x(L);
+    for (auto& c : x) c = static_cast<uint8_t>(uniform(0, 99) < odd_per_100 ? uniform(20, 28) : uniform(0, 19));
+    return x;
+}
+
+// Draw one residue from node k's match emissions.
+inline uint8_t sample_match(const Hmm& h, int k) {
+    float r = frand(0.0f, 1.0f);
+    for (int x = 0; x < 20; ++x) {
+        r -= h.match(k, x);
+        if (r <= 0) return static_cast<uint8_t>(x);
+    }
+    return 19;
+}
+
+// A homolog: random flanks around match-state samples of nodes a..b, with
+// occasional insertions and deletions.
+inline std::vector<uint8_t> sample_homolog(const Hmm& h, size_t flank) {
+    std::vector<uint8_t> s = random_vit_codes(static_cast<size_t>(uniform(0, static_cast<int>(flank))), 2);
+    const int a = uniform(1, h.M);
+    const int b = uniform(a, h.M);
+    for (int k = a; k <= b; ++k) {
+        const int r = uniform(0, 19);
+        if (r == 0) continue;                                              // deletion
+        if (r == 1) s.push_back(static_cast<uint8_t>(uniform(0, 19)));    // insertion
+        s.push_back(sample_match(h, k));
+    }
+    const auto tail = random_vit_codes(static_cast<size_t>(uniform(0, static_cast<int>(flank))), 2);
+    s.insert(s.end(), tail.begin(), tail.end());
+    return s;
+}
+
+}  // namespace warpdp::test
