@@ -5,6 +5,8 @@
 #include <exception>
 #include <new>
 
+#include <htslib/hts_log.h>
+
 #include "core/errors.hpp"
 #include "core/output_file.hpp"
 
@@ -25,6 +27,9 @@ void warn(const std::string& tool, const std::string& message) {
 int run_tool(const std::string& tool, int argc, char** argv,
              const std::function<int(int, char**)>& body) {
     ignore_sigpipe();
+    // Our InputErrors already name file and line; htslib's own "[E::...]"
+    // lines would only add noise to the one-line message.
+    hts_set_log_level(HTS_LOG_OFF);
     try {
         return body(argc, argv);
     } catch (const BrokenPipe&) {
