@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# The full pipeline equals plain hmmsearch: gpu-msv | gpu-viterbi --survivors,
+# then `hmmsearch -Z <Z>` on the survivors (the gpu-hmmsearch wrapper), gives
+# --tblout, --domtblout and main output identical to hmmsearch on the whole
+# database (file-name header lines and pipeline statistics aside), for
+# several option sets; and gpu-viterbi's per-model "passed Vit" counts equal
+# hmmsearch's "Passed Vit filter".
+source "$(dirname "$0")/lib.sh"
+BIN=$1
+need hmmsearch hmmemit "$BIN/gpu-msv" "$BIN/gpu-viterbi" "$BIN/gpu-hmmsearch"
+seed=$(oracle_seed)
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+
+for m in globins4 fn3 Pkinase RRM_1 LuxC; do model_file "$m" "$tmp" > /dev/null; done
+cat "$tmp/globins4.hmm" "$tmp/fn3.hmm" "$tmp/Pkinase.hmm" > "$tmp/three.hmm"
+bash "$ORACLE_DIR/make_targets.sh" "$seed" 40 100000 \
+    "$tmp/globins4.hmm" "$tmp/fn3.hmm" "$tmp/Pkinase.hmm" "$tmp/RRM_1.hmm" "$tmp/LuxC.hmm" > "$tmp/db.fa"
+echo "targets: $(grep -c '>' "$tmp/db.fa")"
+
+main_output() {  # the main output without file-name headers and statistics
+    grep -v '^#' "$1" | sed '/^Internal pipeline statistics summary/,/^\/\//d'
+}
+
+checks=0
+run_case() {  # model-file options...
+    local hmm=$1; shift
+    hmmsearch "$@" -o "$tmp/h.out" --tblout "$tmp/h.tbl" --domtblout "$tmp/h.dom" "$hmm" "$tmp/db.fa"
+    "$BIN/gpu-hmmsearch" "$@" -o "$tmp/g.out" --tblout "$tmp/g.tbl" --domtblout "$tmp/g.dom" "$hmm" "$tmp/db.fa"
+    local what="$(basename "$hmm") [$*]"
+    check_eq "$what tblout" "$(grep -v '^#' "$tmp/g.tbl" | md5sum)" "$(grep -v '^#' "$tmp/h.tbl" | md5sum)"
+    check_eq "$what domtblout" "$(grep -v '^#' "$tmp/g.dom" | md5sum)" "$(grep -v '^#' "$tmp/h.dom" | md5sum)"
+    check_eq "$what main output" "$(main_output "$tmp/g.out" | md5sum)" "$(main_output "$tmp/h.out" | md5sum)"
+    check_eq "$what has hits" "$(grep -vc '^#' "$tmp/h.tbl" | awk '{ print ($1 > 0) }')" 1
+    checks=$((checks + 4))
+}
+run_case "$tmp/three.hmm"
+run_case "$tmp/three.hmm" --F1 0.05 --F2 0.01
+run_case "$tmp/RRM_1.hmm" --nobias
+run_case "$tmp/LuxC.hmm" --F3 1 -E 1e30 --domE 1e30
+run_case "$tmp/fn3.hmm" --F1 0.001 --F2 1e-5 --cut_ga
+
+# Passed Vit filter counts, model by model.
+hmmsearch --F3 1 --noali -o "$tmp/h.out" "$tmp/three.hmm" "$tmp/db.fa"
+"$BIN/gpu-msv" --hmm "$tmp/three.hmm" --db "$tmp/db.fa" --quiet |
+    "$BIN/gpu-viterbi" --hmm "$tmp/three.hmm" --db "$tmp/db.fa" --candidates - --stats "$tmp/v.json" --quiet > /dev/null
+want=$(awk '$1 == "Passed" && $2 == "Vit" { print $4 }' "$tmp/h.out" | tr '\n' ' ')
+got=$(grep '"passed_vit"' "$tmp/v.json" | tr -dc '0-9\n' | tr '\n' ' ')
+check_eq "Passed Vit counts per model" "$got" "$want"
+checks=$((checks + 1))
+echo "pipeline: $((checks - fail)) passed, $fail failed"
+[ $fail -eq 0 ]
