@@ -32,7 +32,7 @@ for t in "${tests[@]}"; do
     [[ -x $t ]] || continue
     name=$(basename "$t")
     start=$SECONDS
-    timeout 400 "$t" >"$logs/$name.log" 2>&1
+    timeout "${TEST_TIMEOUT:-240}" "$t" >"$logs/$name.log" 2>&1
     rc=$?
     tail -5 "$logs/$name.log"
     case $rc in
@@ -46,7 +46,7 @@ done
 
 if [[ -x $bench ]]; then
     start=$SECONDS
-    timeout 300 "$bench" "${BENCH_RESIDUES:-1000000000}" "${BENCH_MODELS:-86,260,1142}" 5 >"$logs/bench_msv_gpu.log" 2>&1
+    timeout "${BENCH_TIMEOUT:-240}" "$bench" "${BENCH_RESIDUES:-1000000000}" "${BENCH_MODELS:-86,260,1142}" 5 >"$logs/bench_msv_gpu.log" 2>&1
     rc=$?
     [[ $rc -eq 0 ]] || status=1
     summary+=("$(printf '%-28s %-16s %4ds' bench_msv_gpu "rc=$rc" $((SECONDS - start)))")
