@@ -23,26 +23,28 @@ namespace {
 using namespace warpdp::cuda;
 
 using SsvKernel = void (*)(SsvParams);
+using MsvGroupKernel = void (*)(MsvGroupParams);
 
 struct SsvVariant {
     int G;
     int S;
     bool tiled;
     SsvKernel kernel;
+    MsvGroupKernel full;  // the register full-MSV kernel of the same shape (untiled only)
 };
 
 // The one table of SSV instances. Non-tiled widths G*S: 32, 64, 96, 128, 192,
 // 256, 384, 512, 768, ..., 2048 nodes; larger models use the tiled ones.
-constexpr SsvVariant kSsvVariants[] = {
-    {4, 8, false, ssv_kernel<4, 8, false>},     {4, 16, false, ssv_kernel<4, 16, false>},
-    {4, 24, false, ssv_kernel<4, 24, false>},   {8, 16, false, ssv_kernel<8, 16, false>},
-    {8, 24, false, ssv_kernel<8, 24, false>},   {16, 16, false, ssv_kernel<16, 16, false>},
-    {16, 24, false, ssv_kernel<16, 24, false>}, {32, 16, false, ssv_kernel<32, 16, false>},
-    {32, 24, false, ssv_kernel<32, 24, false>}, {32, 32, false, ssv_kernel<32, 32, false>},
-    {32, 40, false, ssv_kernel<32, 40, false>}, {32, 48, false, ssv_kernel<32, 48, false>},
-    {32, 56, false, ssv_kernel<32, 56, false>}, {32, 64, false, ssv_kernel<32, 64, false>},
-    {32, 40, true, ssv_kernel<32, 40, true>},   {32, 48, true, ssv_kernel<32, 48, true>},
-    {32, 56, true, ssv_kernel<32, 56, true>},   {32, 64, true, ssv_kernel<32, 64, true>},
+const SsvVariant kSsvVariants[] = {
+    {4, 8, false, ssv_kernel<4, 8, false>, msv_group_kernel<4, 8>},     {4, 16, false, ssv_kernel<4, 16, false>, msv_group_kernel<4, 16>},
+    {4, 24, false, ssv_kernel<4, 24, false>, msv_group_kernel<4, 24>},   {8, 16, false, ssv_kernel<8, 16, false>, msv_group_kernel<8, 16>},
+    {8, 24, false, ssv_kernel<8, 24, false>, msv_group_kernel<8, 24>},   {16, 16, false, ssv_kernel<16, 16, false>, msv_group_kernel<16, 16>},
+    {16, 24, false, ssv_kernel<16, 24, false>, msv_group_kernel<16, 24>}, {32, 16, false, ssv_kernel<32, 16, false>, msv_group_kernel<32, 16>},
+    {32, 24, false, ssv_kernel<32, 24, false>, msv_group_kernel<32, 24>}, {32, 32, false, ssv_kernel<32, 32, false>, msv_group_kernel<32, 32>},
+    {32, 40, false, ssv_kernel<32, 40, false>, msv_group_kernel<32, 40>}, {32, 48, false, ssv_kernel<32, 48, false>, msv_group_kernel<32, 48>},
+    {32, 56, false, ssv_kernel<32, 56, false>, msv_group_kernel<32, 56>}, {32, 64, false, ssv_kernel<32, 64, false>, msv_group_kernel<32, 64>},
+    {32, 40, true, ssv_kernel<32, 40, true>, nullptr},   {32, 48, true, ssv_kernel<32, 48, true>, nullptr},
+    {32, 56, true, ssv_kernel<32, 56, true>, nullptr},   {32, 64, true, ssv_kernel<32, 64, true>, nullptr},
 };
 constexpr int kMaxTileNodes = 32 * 64;
 
@@ -299,12 +301,12 @@ private:
         const size_t tile_words = static_cast<size_t>(kWCodes) * static_cast<size_t>(v.S / 8 * v.G);
         s.wtab.reserve(wtab.size());
         s.cost.reserve(cost.size());
-        s.counters.reserve(static_cast<size_t>(plan.ntiles) + 1);
+        s.counters.reserve(static_cast<size_t>(plan.ntiles) + 2);
         WARPDP_CUDA_CHECK(cudaMemcpyAsync(s.wtab.get(), wtab.data(), wtab.size() * sizeof(uint4),
                                           cudaMemcpyHostToDevice, st));
         WARPDP_CUDA_CHECK(cudaMemcpyAsync(s.cost.get(), cost.data(), cost.size() * sizeof(int16_t),
                                           cudaMemcpyHostToDevice, st));
-        WARPDP_CUDA_CHECK(cudaMemsetAsync(s.counters.get(), 0, (plan.ntiles + 1) * sizeof(uint32_t), st));
+        WARPDP_CUDA_CHECK(cudaMemsetAsync(s.counters.get(), 0, (plan.ntiles + 2) * sizeof(uint32_t), st));
 
         const size_t ssv_smem = tile_words * sizeof(uint4);
         WARPDP_CUDA_CHECK(cudaFuncSetAttribute(v.kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
@@ -339,24 +341,46 @@ private:
         }
         WARPDP_CUDA_CHECK(cudaEventRecord(s.ev_ssv->get(), st));
 
-        const size_t msv_smem = 2 * (static_cast<size_t>(prof.M) + 1) * sizeof(int16_t);
-        if (msv_smem > s.smem_optin)
-            throw ResourceError("model of " + std::to_string(prof.M) + " nodes is too long for the full-MSV "
-                                "kernel's shared memory on GPU " + std::to_string(s.device));
-        WARPDP_CUDA_CHECK(cudaFuncSetAttribute(msv_full_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                               static_cast<int>(msv_smem)));
-        MsvParams m;
-        m.tg = s.view();
-        m.cost = s.cost.get();
-        m.M = prof.M;
-        m.bias = prof.bias;
-        m.tbm = prof.tbm;
-        m.tec = prof.tec;
-        m.list = s.fb_list.get();
-        m.count = fb_count;
-        m.out = s.out.get();
-        const unsigned msv_grid = static_cast<unsigned>(s.sm_count) * 4u;
-        WARPDP_CUDA_CHECK_LAUNCH((msv_full_kernel<<<msv_grid, kMsvBlock, msv_smem, st>>>(m)));
+        if (v.full && prof.bias <= 64) {
+            // Fallback targets in registers, the same shape and weight table as the SSV pass.
+            MsvGroupParams m;
+            m.tg = s.view();
+            m.wtab = s.wtab.get();
+            m.bias = prof.bias;
+            m.tbm = prof.tbm;
+            m.tec = prof.tec;
+            m.list = s.fb_list.get();
+            m.count = fb_count;
+            m.work = fb_count + 1;
+            m.out = s.out.get();
+            WARPDP_CUDA_CHECK(cudaFuncSetAttribute(v.full, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                                   static_cast<int>(ssv_smem)));
+            int full_per_sm = 0;
+            WARPDP_CUDA_CHECK(
+                cudaOccupancyMaxActiveBlocksPerMultiprocessor(&full_per_sm, v.full, kSsvBlock, ssv_smem));
+            const unsigned full_grid = static_cast<unsigned>(std::max(1, full_per_sm) * s.sm_count);
+            WARPDP_CUDA_CHECK_LAUNCH((v.full<<<full_grid, kSsvBlock, ssv_smem, st>>>(m)));
+        } else {
+            // Tiled models (or bias > 64): one block per target, rows in shared memory.
+            const size_t msv_smem = 2 * (static_cast<size_t>(prof.M) + 1) * sizeof(int16_t);
+            if (msv_smem > s.smem_optin)
+                throw ResourceError("model of " + std::to_string(prof.M) + " nodes is too long for the full-MSV "
+                                    "kernel's shared memory on GPU " + std::to_string(s.device));
+            WARPDP_CUDA_CHECK(cudaFuncSetAttribute(msv_full_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                                   static_cast<int>(msv_smem)));
+            MsvParams m;
+            m.tg = s.view();
+            m.cost = s.cost.get();
+            m.M = prof.M;
+            m.bias = prof.bias;
+            m.tbm = prof.tbm;
+            m.tec = prof.tec;
+            m.list = s.fb_list.get();
+            m.count = fb_count;
+            m.out = s.out.get();
+            const unsigned msv_grid = static_cast<unsigned>(s.sm_count) * 4u;
+            WARPDP_CUDA_CHECK_LAUNCH((msv_full_kernel<<<msv_grid, kMsvBlock, msv_smem, st>>>(m)));
+        }
         WARPDP_CUDA_CHECK(cudaEventRecord(s.ev_end->get(), st));
         WARPDP_CUDA_CHECK(cudaMemcpyAsync(s.host_out.get(), s.out.get(), s.n() * sizeof(uint16_t),
                                           cudaMemcpyDeviceToHost, st));

@@ -228,6 +228,113 @@ __global__ void __launch_bounds__(kSsvBlock) ssv_kernel(const SsvParams p) {
     }
 }
 
+struct MsvGroupParams {
+    TargetsView tg;
+    const uint4* wtab = nullptr;  // the SSV weight table (one tile): the same w = bias - cost
+    int bias = 0, tbm = 0, tec = 0;
+    const uint32_t* list = nullptr;
+    const uint32_t* count = nullptr;
+    uint32_t* work = nullptr;
+    uint16_t* out = nullptr;
+};
+
+// Full MSV (spec §5.2) in registers, same layout as ssv_kernel (one group of G
+// lanes per fallback target, S nodes per lane), for models of one tile and
+// bias <= 64. Then the byte recurrence needs no upper clamp: a row that did
+// not overflow has every cell <= 254 - bias, and xB <= 190, so
+// max(prev, xB) + bias <= 254 and
+//   sat8(sat8(max(prev, xB) + bias) - cost) = max(0, max(prev, xB) + w),
+// one __vimax3_s16x2 and one __viaddmax_s16x2 per two cells, with the SSV
+// weight table. The row maximum (E state) is reduced across the group every
+// row for the J state and the overflow test. Pad rows give xE = 0 and are
+// kept out of xJ, xB and the overflow test.
+template <int G, int S>
+__global__ void __launch_bounds__(kSsvBlock) msv_group_kernel(const MsvGroupParams p) {
+    static_assert(S % 8 == 0 && 32 % G == 0, "unsupported MSV shape");
+    constexpr int P = S / 2;
+    constexpr int Q = S / 8;
+    constexpr int TPW = 32 / G;
+    constexpr unsigned kFull = 0xFFFFFFFFu;
+
+    extern __shared__ uint4 wsh[];
+    for (int i = static_cast<int>(threadIdx.x); i < kWCodes * Q * G; i += blockDim.x) wsh[i] = p.wtab[i];
+    __syncthreads();
+
+    const int lane = static_cast<int>(threadIdx.x) & 31;
+    const int t = lane % G;
+    const uint32_t n = *p.count;
+    const uint32_t n_units = (n + TPW - 1) / TPW;
+
+    for (;;) {
+        uint32_t unit = 0;
+        if (lane == 0) unit = atomicAdd(p.work, 1u);
+        unit = __shfl_sync(kFull, unit, 0);
+        if (unit >= n_units) break;
+        const uint32_t idx = unit * TPW + static_cast<uint32_t>(lane / G);
+        const bool valid = idx < n;
+        uint32_t tg = 0;
+        int L = 0, tjbm = 0;
+        uint64_t off = 0;
+        if (valid) {
+            tg = p.list[idx];
+            L = static_cast<int>(p.tg.len[tg]);
+            off = p.tg.off[tg];
+            tjbm = (p.tg.tjb[tg] + p.tbm) & 255;
+        }
+        int rows = L;
+#pragma unroll
+        for (int o = 16; o >= 1; o >>= 1) rows = max(rows, __shfl_xor_sync(kFull, rows, o));
+
+        uint32_t h[P];
+#pragma unroll
+        for (int i = 0; i < P; ++i) h[i] = 0;
+        int xJ = 0;
+        int xB = 190 - tjbm > 0 ? 190 - tjbm : 0;
+        int Leff = L;
+        bool overflow = false;
+        for (int r = 0; r < rows; ++r) {
+            // One byte per row, read by every lane of the group (an L1 broadcast).
+            const int x = r < Leff ? p.tg.res[off + r] : kPadCode;
+            const uint32_t xB2 = static_cast<uint32_t>(xB) * 0x10001u;
+            uint32_t up = __shfl_up_sync(kFull, h[P - 1], 1, G);
+            if (t == 0) up = 0;
+            const uint32_t s0 = __byte_perm(up, h[P - 1], 0x5432);
+            const uint4* wrow = wsh + x * (Q * G) + t;
+            uint32_t wv[P];
+#pragma unroll
+            for (int q = 0; q < Q; ++q) {
+                const uint4 v = wrow[q * G];
+                wv[4 * q] = v.x;
+                wv[4 * q + 1] = v.y;
+                wv[4 * q + 2] = v.z;
+                wv[4 * q + 3] = v.w;
+            }
+#pragma unroll
+            for (int i = P - 1; i >= 1; --i) h[i] = __viaddmax_s16x2(__vimax3_s16x2(h[i - 1], xB2, xB2), wv[i], 0u);
+            h[0] = __viaddmax_s16x2(__vimax3_s16x2(s0, xB2, xB2), wv[0], 0u);
+            uint32_t m2 = 0;
+#pragma unroll
+            for (int i = 0; i < P; i += 2) m2 = __vimax3_s16x2(m2, h[i], h[i + 1]);
+            int xE = hmax16(m2);
+#pragma unroll
+            for (int o = G / 2; o >= 1; o >>= 1) xE = max(xE, __shfl_xor_sync(kFull, xE, o, G));
+            if (r < Leff) {
+                if (xE + p.bias >= 255) {
+                    overflow = true;
+                    Leff = r;  // decided: pad rows from here on
+                } else {
+                    xE = xE - p.tec > 0 ? xE - p.tec : 0;
+                    xJ = xJ > xE ? xJ : xE;
+                    const int b = (xJ > 190 ? xJ : 190) - tjbm;
+                    xB = b > 0 ? b : 0;
+                }
+            }
+            if (__all_sync(kFull, r + 1 >= Leff)) break;
+        }
+        if (valid && t == 0) p.out[tg] = overflow ? static_cast<uint16_t>(0xFFFF) : static_cast<uint16_t>(xJ);
+    }
+}
+
 // Full MSV (spec §5.2) for the targets on the fallback list: one block per
 // target, nodes strided over the block, the row kept in shared memory, one
 // block-wide max per row for E and the overflow test. Exact byte saturation.

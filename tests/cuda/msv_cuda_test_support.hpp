@@ -38,11 +38,13 @@ struct RandomMsvModel {
     std::vector<uint8_t> preferred;  // preferred[k] for node k = 1..M (index 0 unused)
 };
 
-inline RandomMsvModel random_msv_model(int M) {
+// bias = 0 draws it from 10..30 (real models: 16-18); larger ones reach the
+// engine's bias > 64 path.
+inline RandomMsvModel random_msv_model(int M, int bias = 0) {
     RandomMsvModel m;
     auto& p = m.prof;
     p.M = M;
-    p.bias = static_cast<uint8_t>(uniform(10, 30));
+    p.bias = static_cast<uint8_t>(bias > 0 ? bias : uniform(10, 30));
     p.tbm = hmmer::unbiased_byte(std::log(2.0f / (static_cast<float>(M) * static_cast<float>(M + 1))));
     p.tec = 3;
     p.cost.assign(static_cast<size_t>(p.Kp) * static_cast<size_t>(M + 1), 255);
@@ -52,8 +54,8 @@ inline RandomMsvModel random_msv_model(int M) {
         m.preferred[static_cast<size_t>(k)] = static_cast<uint8_t>(pref);
         for (int x = 0; x < p.Kp; ++x) {
             int c = 255;
-            if (x == pref) c = p.bias - uniform(4, 30);          // a positive score
-            else if (x < 20 || (x >= 21 && x <= 26)) c = p.bias + uniform(-15, 15);
+            if (x == pref) c = p.bias - uniform(4, 25);          // a positive score
+            else if (x < 20 || (x >= 21 && x <= 26)) c = p.bias + uniform(-4, 15);  // mostly negative
             if (x == 20 || x == 27 || x == 28) c = 255;
             p.cost[static_cast<size_t>(x) * static_cast<size_t>(M + 1) + static_cast<size_t>(k)] =
                 static_cast<uint8_t>(std::clamp(c, 0, 255));

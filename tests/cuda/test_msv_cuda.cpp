@@ -70,6 +70,12 @@ TEST_CASE("CUDA MSV == reference across model and target sizes") {
         bad += compare(*eng, m, b, &counts, "sweep");
         cells += static_cast<size_t>(M) * b.total_residues();
     }
+    for (int M : {65, 400, 2500}) {  // bias > 64: the full MSV needs the saturating block kernel
+        const auto m = random_msv_model(M, uniform(65, 90));
+        const auto b = sweep_batch(m, 100);
+        eng->load_targets(b);
+        bad += compare(*eng, m, b, &counts, "high bias");
+    }
     MESSAGE("sweep: " << cells << " cells; outcomes: ssv value " << counts.ssv_value << ", full-MSV fallback "
                       << counts.fallback << " (value " << counts.fallback_value << "), overflow "
                       << counts.overflow);
