@@ -3,7 +3,8 @@
 // (lognormal lengths, mean ~350). Reports kernel throughput as cells
 // (M x residues) per second from CUDA events, median of several runs after a
 // warm-up, and checks a sample of targets against the scalar reference: any
-// mismatch makes it exit 1. Usage: bench_msv_gpu [residues] [M,M,...] [reps]
+// mismatch makes it exit 1.
+// Usage: bench_msv_gpu [residues] [M,M,...] [reps] [device,device,...|all]
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -103,13 +104,20 @@ int main(int argc, char** argv) {
         return 77;
     }
     std::vector<int> devices;
+    const std::string dev_arg = argc > 4 ? argv[4] : "all";
+    for (std::string d = dev_arg; dev_arg != "all" && !d.empty();) {
+        const size_t c = d.find(',');
+        devices.push_back(std::stoi(d.substr(0, c)));
+        d = c == std::string::npos ? "" : d.substr(c + 1);
+    }
     for (const auto& g : gpus) {
-        devices.push_back(g.index);
+        if (dev_arg == "all") devices.push_back(g.index);
         std::printf("# GPU %d: %s, %.1f GiB, cc %d.%d\n", g.index, g.name.c_str(),
                     static_cast<double>(g.memory_bytes) / (1 << 30), g.cc_major, g.cc_minor);
     }
     const uint64_t seed = std::random_device{}();
     std::printf("# seed = %llu\n", static_cast<unsigned long long>(seed));
+    std::printf("# devices used: %zu\n", devices.size());
     auto t0 = std::chrono::steady_clock::now();
     const SeqBatch db = random_database(residues, seed);
     auto t1 = std::chrono::steady_clock::now();

@@ -6,6 +6,7 @@
 #   WARPDP_PREBUILT=dir   directory holding test_msv_cuda, test_* and bench_msv_gpu
 #   BENCH_RESIDUES=n      residues for bench_msv_gpu (default 1e9)
 #   BENCH_MODELS=a,b,c    model lengths (default 86,260,1142)
+#   BENCH_DEVICES=0,1|all devices for the benchmark (default all)
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 logs=${OUT:-$PWD/gpu-check-logs}
@@ -46,7 +47,7 @@ done
 
 if [[ -x $bench ]]; then
     start=$SECONDS
-    timeout "${BENCH_TIMEOUT:-240}" "$bench" "${BENCH_RESIDUES:-1000000000}" "${BENCH_MODELS:-86,260,1142}" 5 >"$logs/bench_msv_gpu.log" 2>&1
+    timeout "${BENCH_TIMEOUT:-240}" "$bench" "${BENCH_RESIDUES:-1000000000}" "${BENCH_MODELS:-86,260,1142}" 5 "${BENCH_DEVICES:-all}" >"$logs/bench_msv_gpu.log" 2>&1
     rc=$?
     [[ $rc -eq 0 ]] || status=1
     summary+=("$(printf '%-28s %-16s %4ds' bench_msv_gpu "rc=$rc" $((SECONDS - start)))")
