@@ -33,11 +33,17 @@ struct SsvVariant {
     MsvGroupKernel full;  // the register full-MSV kernel of the same shape (untiled only)
 };
 
-// The one table of SSV instances. Non-tiled widths G*S: 32, 64, 96, 128, 192,
-// 256, 384, 512, 768, ..., 2048 nodes; larger models use the tiled ones.
+// The one table of SSV instances. Non-tiled widths G*S: 32, 64, 96, 128, 160,
+// 192, 256, 320, 384, 512, 640, 768, 896, 1024, 1280, 1536, 1792, 2048 nodes
+// (padding lanes cost as much as real ones, so the steps are fine); larger
+// models use the tiled ones.
 const SsvVariant kSsvVariants[] = {
     {4, 8, false, ssv_kernel<4, 8, false>, msv_group_kernel<4, 8>},     {4, 16, false, ssv_kernel<4, 16, false>, msv_group_kernel<4, 16>},
-    {4, 24, false, ssv_kernel<4, 24, false>, msv_group_kernel<4, 24>},   {8, 16, false, ssv_kernel<8, 16, false>, msv_group_kernel<8, 16>},
+    {4, 24, false, ssv_kernel<4, 24, false>, msv_group_kernel<4, 24>},
+    {4, 40, false, ssv_kernel<4, 40, false>, msv_group_kernel<4, 40>},
+    {8, 40, false, ssv_kernel<8, 40, false>, msv_group_kernel<8, 40>},
+    {16, 40, false, ssv_kernel<16, 40, false>, msv_group_kernel<16, 40>},
+    {16, 56, false, ssv_kernel<16, 56, false>, msv_group_kernel<16, 56>},   {8, 16, false, ssv_kernel<8, 16, false>, msv_group_kernel<8, 16>},
     {8, 24, false, ssv_kernel<8, 24, false>, msv_group_kernel<8, 24>},   {16, 16, false, ssv_kernel<16, 16, false>, msv_group_kernel<16, 16>},
     {16, 24, false, ssv_kernel<16, 24, false>, msv_group_kernel<16, 24>}, {32, 16, false, ssv_kernel<32, 16, false>, msv_group_kernel<32, 16>},
     {32, 24, false, ssv_kernel<32, 24, false>, msv_group_kernel<32, 24>}, {32, 32, false, ssv_kernel<32, 32, false>, msv_group_kernel<32, 32>},
