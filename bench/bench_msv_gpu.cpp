@@ -38,7 +38,7 @@ MsvByteProfile random_profile(int M, std::mt19937_64& g) {
     for (int k = 1; k <= M; ++k) {
         const int pref = u(0, 19);
         for (int x = 0; x < p.Kp; ++x) {
-            // Typical match scores: one residue scores +1..+5 bits, the rest -0.7..+5 bits lower.
+            // Typical match scores: one residue per node scores +1..+5 bits, the others -4.7..+0.7 bits.
             int c = x == pref ? p.bias - u(3, 15) : p.bias + u(-2, 14);
             if (x == 20 || x == 27 || x == 28) c = 255;
             p.cost[static_cast<size_t>(x) * static_cast<size_t>(M + 1) + static_cast<size_t>(k)] =
