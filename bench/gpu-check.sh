@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# The one script to run on the GPU machine: builds (or takes prebuilt
+# binaries from $WARPDP_PREBUILT), runs the CUDA tests and the unit tests,
+# then the benchmarks, and prints a short summary table last. Logs go to
+# $OUT (the device tool's return folder) or ./gpu-check-logs.
+#   WARPDP_PREBUILT=dir   directory holding test_msv_cuda, test_* and bench_msv_gpu
+#   BENCH_RESIDUES=n      residues for bench_msv_gpu (default 1e9)
+#   BENCH_MODELS=a,b,c    model lengths (default 86,260,1142)
+#   BENCH_DEVICES=0,1|all devices for the benchmark (default all)
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+logs=${OUT:-$PWD/gpu-check-logs}
+mkdir -p "$logs"
+summary=()
+
+nvidia-smi --query-gpu=name,memory.total,driver_version,clocks.sm --format=csv,noheader 2>&1 | tee "$logs/gpu.txt"
+
+if [[ -n "${WARPDP_PREBUILT:-}" ]]; then
+    bin=$WARPDP_PREBUILT
+    tests=("$bin"/test_*)
+    bench=$bin/bench_msv_gpu
+else
+    src=$(cd "$here/.." && pwd)
+    build=$src/build-gpu
+    cmake -S "$src" -B "$build" -DWARPDP_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 >"$logs/configure.log" 2>&1 &&
+        cmake --build "$build" -j"$(nproc)" >"$logs/build.log" 2>&1 || { tail -50 "$logs/build.log"; exit 2; }
+    tests=("$build"/tests/test_*)
+    bench=$build/bench_msv_gpu
+fi
+
+status=0
+for t in "${tests[@]}"; do
+    [[ -x $t ]] || continue
+    name=$(basename "$t")
+    start=$SECONDS
+    timeout "${TEST_TIMEOUT:-240}" "$t" >"$logs/$name.log" 2>&1
+    rc=$?
+    tail -5 "$logs/$name.log"
+    case $rc in
+        0) res=passed ;;
+        77) res=skipped ;;
+        *) res="FAILED rc=$rc"; status=1; grep -E "ERROR|MISMATCH|got .* want" "$logs/$name.log" | head -20 ;;
+    esac
+    grep -E "^\[doctest\] (test cases|assertions)|seed|sweep:" "$logs/$name.log"
+    summary+=("$(printf '%-28s %-16s %4ds' "$name" "$res" $((SECONDS - start)))")
+done
+
+if [[ -x $bench ]]; then
+    start=$SECONDS
+    timeout "${BENCH_TIMEOUT:-240}" "$bench" "${BENCH_RESIDUES:-1000000000}" "${BENCH_MODELS:-86,260,1142}" 5 "${BENCH_DEVICES:-all}" >"$logs/bench_msv_gpu.log" 2>&1
+    rc=$?
+    [[ $rc -eq 0 ]] || status=1
+    summary+=("$(printf '%-28s %-16s %4ds' bench_msv_gpu "rc=$rc" $((SECONDS - start)))")
+fi
+
+echo
+echo "== gpu-check summary =="
+printf '%s\n' "${summary[@]}"
+[[ -f $logs/bench_msv_gpu.log ]] && sed -n '/^M /,$p' "$logs/bench_msv_gpu.log" && grep -E "MISMATCH|database" "$logs/bench_msv_gpu.log" | head -8
+exit $status

@@ -1,0 +1,171 @@
+// CUDA error checking and RAII owners for device resources, shared by the
+// CUDA sources in kernels/. Every runtime call goes through WARPDP_CUDA_CHECK
+// so a failure carries the call text and its source location; failures that
+// mean "the machine cannot do this" (no device, out of memory) become
+// ResourceError, anything else is a bug and becomes InternalError.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <string>
+#include <utility>
+
+#include "core/errors.hpp"
+
+namespace warpdp::cuda {
+
+inline bool is_resource_error(cudaError_t e) noexcept {
+    switch (e) {
+        case cudaErrorMemoryAllocation:
+        case cudaErrorNoDevice:
+        case cudaErrorInsufficientDriver:
+        case cudaErrorInvalidDevice:
+        case cudaErrorDevicesUnavailable:
+        case cudaErrorLaunchOutOfResources:
+        case cudaErrorSystemNotReady:
+        case cudaErrorSystemDriverMismatch:
+        case cudaErrorCompatNotSupportedOnDevice:
+            return true;
+        default:
+            return false;
+    }
+}
+
+[[noreturn]] inline void throw_cuda_error(cudaError_t e, const char* call, const char* file, int line) {
+    std::string msg = std::string(file) + ":" + std::to_string(line) + ": " + call + " failed: " +
+                      cudaGetErrorName(e) + " (" + cudaGetErrorString(e) + ")";
+    if (is_resource_error(e)) throw ResourceError(msg);
+    throw InternalError(msg);
+}
+
+}  // namespace warpdp::cuda
+
+#define WARPDP_CUDA_CHECK(call)                                                        \
+    do {                                                                               \
+        const cudaError_t warpdp_err_ = (call);                                        \
+        if (warpdp_err_ != cudaSuccess)                                                \
+            ::warpdp::cuda::throw_cuda_error(warpdp_err_, #call, __FILE__, __LINE__);  \
+    } while (0)
+
+// After a <<<>>> launch: catches bad configurations at once (asynchronous
+// faults surface at the next synchronizing call, which is checked too).
+#define WARPDP_CUDA_CHECK_LAUNCH(what) WARPDP_CUDA_CHECK((static_cast<void>(what), cudaGetLastError()))
+
+namespace warpdp::cuda {
+
+// Makes `device` current for a scope and restores the previous one.
+class DeviceGuard {
+public:
+    explicit DeviceGuard(int device) {
+        WARPDP_CUDA_CHECK(cudaGetDevice(&previous_));
+        if (device != previous_) WARPDP_CUDA_CHECK(cudaSetDevice(device));
+    }
+    ~DeviceGuard() { static_cast<void>(cudaSetDevice(previous_)); }
+    DeviceGuard(const DeviceGuard&) = delete;
+    DeviceGuard& operator=(const DeviceGuard&) = delete;
+
+private:
+    int previous_ = 0;
+};
+
+// n elements of T in device memory of the device current at construction.
+template <class T>
+class DeviceBuffer {
+public:
+    DeviceBuffer() = default;
+    explicit DeviceBuffer(size_t n) { reset(n); }
+    ~DeviceBuffer() { release(); }
+    DeviceBuffer(DeviceBuffer&& o) noexcept { swap(o); }
+    DeviceBuffer& operator=(DeviceBuffer&& o) noexcept { swap(o); return *this; }
+    DeviceBuffer(const DeviceBuffer&) = delete;
+    DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+
+    void reset(size_t n) {
+        release();
+        if (n == 0) return;
+        void* p = nullptr;
+        WARPDP_CUDA_CHECK(cudaMalloc(&p, n * sizeof(T)));
+        WARPDP_CUDA_CHECK(cudaGetDevice(&device_));
+        ptr_ = static_cast<T*>(p);
+        size_ = n;
+    }
+    // Grows (never shrinks) so per-model scratch is allocated once and reused.
+    void reserve(size_t n) { if (n > size_) reset(n); }
+    T* get() const noexcept { return ptr_; }
+    size_t size() const noexcept { return size_; }
+
+private:
+    void release() noexcept {
+        if (!ptr_) return;
+        int cur = 0;
+        if (cudaGetDevice(&cur) == cudaSuccess && cur != device_) {
+            static_cast<void>(cudaSetDevice(device_));
+            static_cast<void>(cudaFree(ptr_));
+            static_cast<void>(cudaSetDevice(cur));
+        } else {
+            static_cast<void>(cudaFree(ptr_));
+        }
+        ptr_ = nullptr;
+        size_ = 0;
+    }
+    void swap(DeviceBuffer& o) noexcept {
+        std::swap(ptr_, o.ptr_);
+        std::swap(size_, o.size_);
+        std::swap(device_, o.device_);
+    }
+    T* ptr_ = nullptr;
+    size_t size_ = 0;
+    int device_ = 0;
+};
+
+// Page-locked host memory, so result copies run asynchronously.
+template <class T>
+class PinnedBuffer {
+public:
+    PinnedBuffer() = default;
+    ~PinnedBuffer() { if (ptr_) static_cast<void>(cudaFreeHost(ptr_)); }
+    PinnedBuffer(const PinnedBuffer&) = delete;
+    PinnedBuffer& operator=(const PinnedBuffer&) = delete;
+    void reserve(size_t n) {
+        if (n <= size_) return;
+        if (ptr_) static_cast<void>(cudaFreeHost(ptr_));
+        ptr_ = nullptr;
+        size_ = 0;
+        void* p = nullptr;
+        WARPDP_CUDA_CHECK(cudaMallocHost(&p, n * sizeof(T)));
+        ptr_ = static_cast<T*>(p);
+        size_ = n;
+    }
+    T* get() const noexcept { return ptr_; }
+
+private:
+    T* ptr_ = nullptr;
+    size_t size_ = 0;
+};
+
+class Stream {
+public:
+    Stream() { WARPDP_CUDA_CHECK(cudaStreamCreateWithFlags(&s_, cudaStreamNonBlocking)); }
+    ~Stream() { if (s_) static_cast<void>(cudaStreamDestroy(s_)); }
+    Stream(const Stream&) = delete;
+    Stream& operator=(const Stream&) = delete;
+    cudaStream_t get() const noexcept { return s_; }
+
+private:
+    cudaStream_t s_ = nullptr;
+};
+
+class Event {
+public:
+    Event() { WARPDP_CUDA_CHECK(cudaEventCreate(&e_)); }
+    ~Event() { if (e_) static_cast<void>(cudaEventDestroy(e_)); }
+    Event(const Event&) = delete;
+    Event& operator=(const Event&) = delete;
+    cudaEvent_t get() const noexcept { return e_; }
+
+private:
+    cudaEvent_t e_ = nullptr;
+};
+
+}  // namespace warpdp::cuda
