@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/msv_engine.hpp"
+#include "core/vit_engine.hpp"
 
 namespace warpdp {
 
@@ -28,5 +29,9 @@ std::vector<GpuInfo> list_gpus() noexcept;
 // CUDA MSV engine over the given device indices (all of them used, targets
 // split between them). Throws ResourceError when CUDA is unavailable.
 std::unique_ptr<MsvEngine> make_msv_cuda_engine(const std::vector<int>& devices);
+
+// CUDA Viterbi-filter engine over the given device indices. Throws
+// ResourceError when CUDA is unavailable.
+std::unique_ptr<VitEngine> make_vit_cuda_engine(const std::vector<int>& devices);
 
 }  // namespace warpdp

@@ -13,4 +13,8 @@ std::unique_ptr<MsvEngine> make_msv_cuda_engine(const std::vector<int>&) {
     throw ResourceError("built without CUDA support");
 }
 
+std::unique_ptr<VitEngine> make_vit_cuda_engine(const std::vector<int>&) {
+    throw ResourceError("built without CUDA support");
+}
+
 }  // namespace warpdp
