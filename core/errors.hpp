@@ -7,7 +7,6 @@
 #pragma once
 
 #include <cstdint>
-#include <source_location>
 #include <stdexcept>
 #include <string>
 
@@ -35,10 +34,21 @@ public:
 
 class InternalError : public Error {
 public:
-    explicit InternalError(const std::string& what,
-                           std::source_location where = std::source_location::current())
-        : Error(std::string(where.file_name()) + ":" + std::to_string(where.line()) + ": " + what) {}
+    // The builtins (GCC and clang) rather than std::source_location, which
+    // clang 14 with libstdc++ 12 lacks: the fuzz builds use clang.
+    explicit InternalError(const std::string& what, const char* file = __builtin_FILE(),
+                           int line = __builtin_LINE())
+        : Error(where(file, line) + what) {}
     ExitCode exit_code() const noexcept override { return ExitCode::internal; }
+
+private:
+    static std::string where(const char* file, int line) {
+        std::string s = file;
+        s += ':';
+        s += std::to_string(line);
+        s += ": ";
+        return s;
+    }
 };
 
 // Bad input. what() reads "FILE:LINE: MESSAGE" (LINE omitted when 0); the

@@ -3,12 +3,6 @@
 // both. The parser is strict about structure (node numbers, field counts,
 // the closing "//") because a silently misread model would make every
 // downstream filter decision wrong without any visible symptom.
-// GCC 12 inlines InputError's message formatting (string operator+) here
-// and then reports a bogus -Wrestrict (GCC bug 105329); nothing else in this
-// file copies overlapping memory.
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic ignored "-Wrestrict"
-#endif
 #include "core/hmm_reader.hpp"
 
 #include <zlib.h>

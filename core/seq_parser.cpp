@@ -7,11 +7,6 @@
 // counted twice.
 #include "core/seq_parser.hpp"
 
-// GCC 12 at -O3 reports a false -Wrestrict inside std::string's operator+
-// once InputError's message formatting is inlined here (GCC bug 105651).
-#if defined(__GNUC__) && !defined(__clang__) && __GNUC__ == 12
-#pragma GCC diagnostic ignored "-Wrestrict"
-#endif
 
 #include <algorithm>
 #include <cstdio>

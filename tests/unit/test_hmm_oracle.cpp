@@ -4,10 +4,6 @@
 // lowercase and B J Z O U X * residues), compared through the pipeline's
 // pass counts and the reported hit set, then one hmmsearch per target for
 // the targets nearest the threshold.
-// GCC 12 reports a bogus -Wrestrict on inlined string concatenation (bug 105329).
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic ignored "-Wrestrict"
-#endif
 #include <doctest/doctest.h>
 
 #include <algorithm>

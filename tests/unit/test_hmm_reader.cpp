@@ -1,10 +1,6 @@
 // HMMER3 save-file reader: the installed Pfam examples (3/e, 3/f, gzip,
 // M = 1), every legacy format made by hmmconvert, multi-model files, stdin,
 // and each malformed-input case with the line it must name.
-// GCC 12 reports a bogus -Wrestrict on inlined string concatenation (bug 105329).
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic ignored "-Wrestrict"
-#endif
 #include <doctest/doctest.h>
 
 #include <algorithm>
