@@ -126,7 +126,7 @@ public:
         // its own target, so the schedule cannot change the output.
         constexpr size_t kChunk = 4;
         auto worker = [&](unsigned id) {
-            std::vector<int16_t>& rows = scratch_[id];
+            VitWords& rows = scratch_[id];
             if (rows.size() < row_len) rows.resize(row_len);
             for (;;) {
                 const size_t b = next.fetch_add(kChunk);
@@ -154,7 +154,7 @@ private:
     VitCpuVariant variant_;
     unsigned threads_ = 1;
     const SeqBatch* targets_ = nullptr;
-    std::vector<std::vector<int16_t>> scratch_;  // per worker, kept across calls
+    std::vector<VitWords> scratch_;  // per worker, kept across calls
 };
 
 }  // namespace

@@ -6,7 +6,9 @@
 #pragma once
 
 #include <cstdint>
+#include <cstddef>
 #include <memory>
+#include <new>
 #include <span>
 #include <string>
 #include <vector>
@@ -17,6 +19,21 @@
 namespace warpdp {
 
 enum class VitCpuVariant { sse2, avx2 };
+
+// 64-byte aligned storage: a 32-byte AVX2 load from malloc's 16-byte
+// alignment would straddle a cache line every other time.
+template <class T>
+struct VitAlignedAlloc {
+    using value_type = T;
+    VitAlignedAlloc() = default;
+    template <class U>
+    VitAlignedAlloc(const VitAlignedAlloc<U>&) noexcept {}
+    T* allocate(size_t n) { return static_cast<T*>(::operator new(n * sizeof(T), std::align_val_t(64))); }
+    void deallocate(T* p, size_t) noexcept { ::operator delete(p, std::align_val_t(64)); }
+    template <class U>
+    bool operator==(const VitAlignedAlloc<U>&) const noexcept { return true; }
+};
+using VitWords = std::vector<int16_t, VitAlignedAlloc<int16_t>>;
 
 const char* vit_cpu_variant_name(VitCpuVariant v);
 // False when this CPU lacks the instruction set (or the build is not x86-64).
@@ -31,8 +48,8 @@ std::vector<VitCpuVariant> vit_cpu_available_variants();
 // scores are all -32768, so they can never reach a real node or xE.
 struct VitStripedProfile {
     int M = 0, Q = 0, W = 0, Kp = 0;
-    std::vector<int16_t> trans;  // [q][VitTrans slot][lane]
-    std::vector<int16_t> emit;   // [code][q][lane]
+    VitWords trans;  // [q][VitTrans slot][lane]
+    VitWords emit;   // [code][q][lane]
 };
 VitStripedProfile build_vit_striped(const VitWordProfile& p, int lanes);
 
@@ -47,7 +64,7 @@ public:
 private:
     VitCpuVariant variant_;
     VitStripedProfile sp_;
-    std::vector<int16_t> rows_;
+    VitWords rows_;
 };
 
 // The threaded engine with a forced variant (make_vit_cpu_engine picks the best).

@@ -9,8 +9,12 @@
 
 #include "core/vit_profile.hpp"
 
+#if defined(__clang__)
+#pragma clang attribute push(__attribute__((target("avx2"))), apply_to = function)
+#else
 #pragma GCC push_options
 #pragma GCC target("avx2")
+#endif
 
 #include "core/vit_cpu_kernel.hpp"
 
@@ -50,5 +54,9 @@ uint32_t vit_score_avx2(const int16_t* trans, const int16_t* emit, int Q, int16_
 
 }  // namespace warpdp
 
+#if defined(__clang__)
+#pragma clang attribute pop
+#else
 #pragma GCC pop_options
+#endif
 #endif

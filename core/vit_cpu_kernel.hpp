@@ -19,7 +19,8 @@
 namespace warpdp::vit_kernel {
 
 template <class S>
-uint32_t score(const int16_t* trans, const int16_t* emit, int Q, int16_t* rows, const uint8_t* dsq, uint64_t L,
+uint32_t score(const int16_t* __restrict trans, const int16_t* __restrict emit, int Q, int16_t* __restrict rows,
+               const uint8_t* __restrict dsq, uint64_t L,
                int ncj) {
     using V = typename S::V;
     constexpr int W = S::W;

@@ -3,7 +3,8 @@
 // fresh random models (random HMMs and real Pfam models) and sequences
 // (homologs sampled from the model, hmmemit homologs, random codes with the
 // -inf codes 20/27/28), with model sizes around the 8- and 16-lane stripe
-// boundaries and target lengths 0, 1, 2, mixed and one of 120,000.
+// boundaries up to M = 5000, and target lengths 0, 1, 2, mixed and one of
+// 120,000.
 // GCC 12 reports a bogus -Wrestrict on inlined string concatenation (bug 105329).
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic ignored "-Wrestrict"
@@ -100,7 +101,7 @@ TEST_CASE("CPU Viterbi variants and engine equal the reference on random HMMs") 
     REQUIRE(vit_cpu_variant_available(VitCpuVariant::sse2));
     MESSAGE("variants on this CPU: " << vit_cpu_available_variants().size());
     Outcomes oc;
-    for (int M : {1, 2, 7, 8, 9, 15, 16, 17, 31, 32, 33, 100, 1142, 3000}) {
+    for (int M : {1, 2, 7, 8, 9, 15, 16, 17, 31, 32, 33, 100, 1142, 3000, 5000}) {
         for (int rep = 0; rep < (M < 100 ? 4 : 1); ++rep) {
             CAPTURE(M);
             CAPTURE(rep);
