@@ -3,10 +3,6 @@
 // byte recurrence with the float MSV run on the byte profile's own scores,
 // the SSV fast path's documented relation to the full MSV, and the nat
 // score within the rounding bound of the unquantised float MSV.
-// GCC 12 reports a bogus -Wrestrict on inlined string concatenation (bug 105329).
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic ignored "-Wrestrict"
-#endif
 #include <doctest/doctest.h>
 
 #include <algorithm>

@@ -5,10 +5,6 @@
 // -inf codes 20/27/28), with model sizes around the 8- and 16-lane stripe
 // boundaries up to M = 5000, and target lengths 0, 1, 2, mixed and one of
 // 120,000.
-// GCC 12 reports a bogus -Wrestrict on inlined string concatenation (bug 105329).
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic ignored "-Wrestrict"
-#endif
 #include <doctest/doctest.h>
 
 #include <string>

@@ -10,10 +10,6 @@
 // (filtersc = bias filter score) <= F2. Fresh targets every run from
 // tests/oracle/make_targets.sh (homologs, mutants, random, long, odd codes);
 // (3) one hmmsearch per target for those nearest the F2 = 1e-3 threshold.
-// GCC 12 reports a bogus -Wrestrict on inlined string concatenation (bug 105329).
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic ignored "-Wrestrict"
-#endif
 #include <doctest/doctest.h>
 
 #include <algorithm>
