@@ -18,9 +18,11 @@ void parallel_for(size_t n, unsigned threads, F&& body) {
         for (size_t i = 0; i < n; ++i) body(i);
         return;
     }
+    constexpr size_t kGrain = 256;
     std::atomic<size_t> next{0};
     auto worker = [&] {
-        for (size_t i; (i = next.fetch_add(1)) < n;) body(i);
+        for (size_t b; (b = next.fetch_add(kGrain)) < n;)
+            for (size_t i = b; i < std::min(n, b + kGrain); ++i) body(i);
     };
     std::vector<std::jthread> pool;
     for (unsigned t = 1; t < threads; ++t) pool.emplace_back(worker);
@@ -32,18 +34,22 @@ void parallel_for(size_t n, unsigned threads, F&& body) {
 void msv_decide(const MsvModel& model, const SeqBatch& chunk, std::span<const uint16_t> raw,
                 const MsvSearchOptions& opt, std::vector<MsvRow>& rows, MsvModelTally& tally) {
     const size_t first_new = rows.size();
-    std::vector<size_t> need_bias;  // indices into rows
-    for (size_t t = 0; t < chunk.size(); ++t) {
-        MsvRow r;
+    // Scores and P-values first, in parallel (a log and an exp per target);
+    // then the rows are collected in target order.
+    std::vector<MsvRow> all(chunk.size());
+    parallel_for(chunk.size(), opt.threads, [&](size_t t) {
+        MsvRow& r = all[t];
         r.target = chunk.first_index + t;
         r.length = chunk.length(t);
-        if (r.length > 0) {  // hmmsearch skips empty targets (they still count in Z)
-            const MsvVerdict v = msv_verdict(model, chunk.seq(t), raw[t], opt.F1, false);
-            r.scored = true;
-            r.msv_bits = v.msv_bits;
-            r.msv_pvalue = v.msv_p;
-            r.passed_msv = v.pass_msv;
-        }
+        if (r.length == 0) return;  // hmmsearch skips empty targets (they still count in Z)
+        const MsvVerdict v = msv_verdict(model, chunk.seq(t), raw[t], opt.F1, false);
+        r.scored = true;
+        r.msv_bits = v.msv_bits;
+        r.msv_pvalue = v.msv_p;
+        r.passed_msv = v.pass_msv;
+    });
+    std::vector<size_t> need_bias;  // indices into rows
+    for (MsvRow& r : all) {
         if (r.passed_msv) {
             ++tally.passed_msv;
             if (opt.bias) need_bias.push_back(rows.size());

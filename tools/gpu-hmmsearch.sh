@@ -14,7 +14,9 @@ hmmsearch=${HMMSEARCH:-hmmsearch}
 die() { echo "gpu-hmmsearch: error: $*" >&2; exit "${2:-1}"; }
 
 F1=0.02 F2=0.001 nobias=() have_Z=0 use_max=0
-args=()
+main_out= tbl_out= dom_out= cpu= splittable=1
+args=()      # every option, for a single final hmmsearch
+pass_args=() # the options without -o/--tblout/--domtblout/--cpu, for per-model runs
 takes_value=" -o -A --tblout --domtblout --pfamtblout -E -T --domE --domT --incE --incT --incdomE --incdomT --F1 --F2 --F3 -Z --domZ --seed --tformat --cpu --textw "
 while [ $# -gt 2 ]; do
     opt=$1; shift
@@ -32,8 +34,16 @@ while [ $# -gt 2 ]; do
             --F1) F1=$val ;;
             --F2) F2=$val ;;
             -Z) have_Z=1 ;;
+            -o) main_out=$val; continue ;;
+            --tblout) tbl_out=$val; continue ;;
+            --domtblout) dom_out=$val; continue ;;
+            --cpu) cpu=$val; continue ;;
+            -A|--pfamtblout) splittable=0 ;;
             --tformat) [[ "$val" =~ ^(fasta|FASTA)$ ]] || die "--tformat $val: gpu-hmmsearch reads FASTA targets only" ;;
         esac
+        pass_args+=("$opt" "$val")
+    else
+        pass_args+=("$opt")
     fi
 done
 [ $# -eq 2 ] || die "usage: gpu-hmmsearch [hmmsearch options] MODELS.hmm TARGETS.fa"
@@ -60,6 +70,46 @@ if ! grep -q '^>' "$tmp/survivors.fa"; then
                            head != "" && NF { if (!done) print head; print; done = 1 }' > "$tmp/survivors.fa"
 fi
 zopt=(-Z "$Z"); [ $have_Z = 1 ] && zopt=()
-set +e
-"$hmmsearch" "${zopt[@]}" "${args[@]}" "$hmm" "$tmp/survivors.fa"
-exit $?
+
+# One model, or outputs we cannot stitch: a single hmmsearch on the survivors.
+nmodels=$(gzip -cdf "$hmm" | grep -c '^//' || true)
+if [ "$nmodels" -le 1 ] || [ $splittable = 0 ]; then
+    set +e
+    "$hmmsearch" "${zopt[@]}" "${args[@]}" "$hmm" "$tmp/survivors.fa"
+    exit $?
+fi
+
+# Several models: hmmsearch hands its threads blocks of 1000 sequences, so on
+# a few thousand survivors one run would use few cores. Each query's results
+# are independent of the others' (Z is fixed by -Z, domZ is per query), so
+# the models are searched by concurrent runs and their outputs stitched in
+# model order: the first run's header, every run's query blocks and rows,
+# the first run's footer.
+cores=$(nproc)
+jobs=$(( nmodels < cores ? nmodels : cores ))
+per_run_cpu=$(( ${cpu:-$cores} / jobs )); [ $per_run_cpu -ge 1 ] || per_run_cpu=1
+gzip -cdf "$hmm" | awk -v d="$tmp" '{ f = sprintf("%s/model.%05d.hmm", d, n + 1); print > f } /^\/\// { close(f); n++ }'
+running=0
+for ((i = 1; i <= nmodels; i++)); do
+    part=$(printf '%s/model.%05d' "$tmp" $i)
+    "$hmmsearch" "${zopt[@]}" "${pass_args[@]}" --cpu $per_run_cpu -o "$part.out" --tblout "$part.tbl" \
+        --domtblout "$part.dom" "$part.hmm" "$tmp/survivors.fa" > /dev/null 2> "$part.err" &
+    running=$((running + 1))
+    if [ $running -ge $jobs ]; then wait -n || die "hmmsearch failed: $(cat "$tmp"/model.*.err)" 4; running=$((running - 1)); fi
+done
+while [ $running -gt 0 ]; do wait -n || die "hmmsearch failed: $(cat "$tmp"/model.*.err)" 4; running=$((running - 1)); done
+
+first=$tmp/model.00001
+stitch_main() {  # header of the first run, each run's query blocks, "[ok]"
+    awk '/^Query:/ { exit } { print }' "$first.out"
+    for f in "$tmp"/model.*.out; do awk '/^Query:/ { p = 1 } /^\[ok\]/ { p = 0 } p' "$f"; done
+    echo "[ok]"
+}
+stitch_table() {  # $1 = tbl|dom: leading comment lines, rows of each run, trailing comment lines
+    awk '!/^#/ { exit } { print }' "$first.$1"
+    for f in "$tmp"/model.*."$1"; do grep -v '^#' "$f" || true; done
+    awk 'seen && /^#/ { print } !/^#/ { seen = 1 }' "$first.$1"
+}
+if [ -n "$main_out" ]; then stitch_main > "$main_out"; else stitch_main; fi
+[ -z "$tbl_out" ] || stitch_table tbl > "$tbl_out"
+[ -z "$dom_out" ] || stitch_table dom > "$dom_out"

@@ -4,6 +4,7 @@
 // stream gpu-viterbi reads.
 #include <chrono>
 #include <cstdio>
+#include <future>
 #include <memory>
 #include <string>
 #include <vector>
@@ -104,7 +105,10 @@ int run(int argc, char** argv) {
     const auto models = load_models(a.hmm, common.quiet);
     if (models.empty()) throw InputError(a.hmm, 0, "no HMM found");
     const DeviceChoice dev = resolve_device(common.device);
-    auto engine = make_engine(dev, common.threads);
+    // Creating a CUDA engine starts the driver and contexts (a good part of
+    // a second): do it while the first chunk is being read.
+    auto engine_ready = std::async(std::launch::async, make_engine, dev, common.threads);
+    std::unique_ptr<MsvEngine> engine;
 
     MsvSearchOptions opt;
     opt.F1 = a.F1;
@@ -114,7 +118,7 @@ int run(int argc, char** argv) {
 
     SeqReaderOptions ropt;
     if (a.chunk_residues) ropt.batch_residues = a.chunk_residues;
-    else ropt.batch_residues = dev.cuda ? (uint64_t{1} << 30) : (uint64_t{1} << 27);
+    else ropt.batch_residues = uint64_t{1} << 27;  // the reader parses the next chunk meanwhile
     ropt.batch_records = static_cast<size_t>(ropt.batch_residues / 16 + 1024);
     SeqReader reader(a.db, Alphabet::amino(), ropt);
 
@@ -123,18 +127,30 @@ int run(int argc, char** argv) {
     std::vector<MsvModelTally> tally(models.size());
     std::vector<uint16_t> raw;
     uint64_t residues = 0, cells = 0;
-    double engine_seconds = 0;
-    const auto t0 = std::chrono::steady_clock::now();
+    // Wall time by stage: waiting for the reader, loading chunks into the
+    // engine, scoring, and the host-side decisions.
+    double wait_s = 0, load_s = 0, engine_seconds = 0, decide_s = 0;
+    using clock = std::chrono::steady_clock;
+    auto since = [](clock::time_point a) { return std::chrono::duration<double>(clock::now() - a).count(); };
+    const auto t0 = clock::now();
     SeqBatch chunk;
-    while (reader.next(chunk)) {
+    for (;;) {
+        auto w0 = clock::now();
+        if (!reader.next(chunk)) break;
+        wait_s += since(w0);
+        w0 = clock::now();
+        if (!engine) engine = engine_ready.get();
         engine->load_targets(chunk);
+        load_s += since(w0);
         raw.resize(chunk.size());
         for (size_t mi = 0; mi < models.size(); ++mi) {
-            const auto e0 = std::chrono::steady_clock::now();
+            const auto e0 = clock::now();
             engine->score(models[mi].bytes, raw);
-            engine_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - e0).count();
+            engine_seconds += since(e0);
             cells += static_cast<uint64_t>(models[mi].bytes.M) * chunk.total_residues();
+            const auto d0 = clock::now();
             msv_decide(models[mi], chunk, raw, opt, rows[mi], tally[mi]);
+            decide_s += since(d0);
         }
         residues += chunk.total_residues();
         for (auto& n : chunk.names) names.push_back(std::move(n));
@@ -146,7 +162,8 @@ int run(int argc, char** argv) {
     }
     if (common.progress) std::fputc('\n', stderr);
     if (names.empty()) throw InputError(a.db, 0, "no sequences in the database");
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (!engine) engine = engine_ready.get();
+    const double seconds = since(t0);
 
     OutputFile out(common.output);
     RecordWriter writer(out, parse_format(common.format), kColumns);
@@ -163,6 +180,8 @@ int run(int argc, char** argv) {
     stats["residues"] = residues;
     stats["seconds"] = seconds;
     stats["engine_seconds"] = engine_seconds;
+    stats["stage_seconds"] = {{"read_wait", wait_s}, {"load", load_s}, {"score", engine_seconds},
+                              {"decide", decide_s}};
     stats["cells"] = cells;
     stats["cells_per_second"] = engine_seconds > 0 ? cells / engine_seconds : 0.0;
     stats["models"] = nlohmann::ordered_json::array();
@@ -178,10 +197,11 @@ int run(int argc, char** argv) {
                          static_cast<unsigned long long>(residues),
                          static_cast<unsigned long long>(tally[mi].passed_msv),
                          static_cast<unsigned long long>(opt.bias ? tally[mi].passed_bias : tally[mi].passed_msv));
-        std::fprintf(stderr, "%s: device %s (%s), %.3f s, %.2f GCUPS (%llu cells in %.3f engine s)\n", kTool,
+        std::fprintf(stderr, "%s: device %s (%s), %.3f s, %.2f GCUPS (%llu cells in %.3f engine s); "
+                     "read wait %.3f s, load %.3f s, decide %.3f s\n", kTool,
                      dev.describe().c_str(), engine->name().c_str(), seconds,
                      engine_seconds > 0 ? cells / engine_seconds / 1e9 : 0.0,
-                     static_cast<unsigned long long>(cells), engine_seconds);
+                     static_cast<unsigned long long>(cells), engine_seconds, wait_s, load_s, decide_s);
     }
     if (!a.stats.empty()) {
         OutputFile sf(a.stats);

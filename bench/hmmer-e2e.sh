@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# End-to-end benchmark of gpu-msv and the gpu-hmmsearch pipeline against
+# Debian's hmmsearch 3.3.2 on the same host, in one run, with the results
+# compared as they are timed:
+#   - a synthetic database (default 1,000,000 sequences, lognormal lengths
+#     around 350, Swiss-Prot composition, hmmemit homologs of every model
+#     mixed in), made by make_protein_db;
+#   - for Pkinase alone and for the 9-model file: hmmsearch --cpu <all cores>,
+#     gpu-msv on the GPU and on the CPU engine (their outputs must be
+#     identical, and their Passed MSV/bias counts equal hmmsearch's), and
+#     gpu-hmmsearch (its --tblout/--domtblout must equal hmmsearch's).
+# Prints a table of wall times and ratios last.
+#   hmmer-e2e.sh BIN_DIR MODELS_DIR [N_SEQUENCES]
+# BIN_DIR holds gpu-msv, gpu-viterbi, gpu-hmmsearch, make_protein_db and
+# (if not on PATH) hmmsearch and hmmemit; MODELS_DIR holds Pkinase.hmm and
+# nine.hmm. Logs go to $OUT (or ./e2e-logs).
+set -uo pipefail
+BIN=$(cd "$1" && pwd); MODELS=$(cd "$2" && pwd); N=${3:-1000000}
+export PATH=$BIN:$PATH
+logs=${OUT:-$PWD/e2e-logs}; mkdir -p "$logs"
+work=${WORK:-$(mktemp -d)}
+cores=$(nproc)
+rows=(); status=0
+now() { date +%s.%N; }
+elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b - a }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1fx", (b > 0 ? a / b : 0) }'; }
+fail() { echo "MISMATCH: $*" | tee -a "$logs/mismatch.txt"; status=1; }
+
+t0=$(now)
+hmmemit -N 300 -p -L 350 --seed 7 "$MODELS/nine.hmm" > "$work/homologs.fa" 2> "$logs/hmmemit.log"
+make_protein_db "$N" 42 "$work/homologs.fa" > "$work/db.fa"
+t1=$(now)
+nseq=$(grep -c '>' "$work/db.fa"); nres=$(grep -v '>' "$work/db.fa" | tr -d '\n' | wc -c)
+echo "database: $nseq sequences, $nres residues, made in $(elapsed "$t0" "$t1") s"
+
+for set in Pkinase nine; do
+    hmm=$MODELS/$set.hmm
+    M=$(awk '$1 == "LENG" { s += $2 } END { print s }' "$hmm")
+    cat "$work/db.fa" > /dev/null  # same page-cache state for everyone
+
+    a=$(now); hmmsearch --cpu "$cores" --noali -o "$work/h.out" --tblout "$work/h.tbl" --domtblout "$work/h.dom" "$hmm" "$work/db.fa"; b=$(now)
+    t_h=$(elapsed "$a" "$b")
+
+    a=$(now); gpu-msv --hmm "$hmm" --db "$work/db.fa" --device "${E2E_DEVICE:-cuda}" --stats "$logs/msv-gpu-$set.json" > "$work/msv-gpu.tsv" 2> "$logs/msv-gpu-$set.log"; rc=$?; b=$(now)
+    t_g=$(elapsed "$a" "$b"); [ $rc = 0 ] || fail "gpu-msv cuda rc=$rc on $set"
+    a=$(now); gpu-msv --hmm "$hmm" --db "$work/db.fa" --device cpu --stats "$logs/msv-cpu-$set.json" > "$work/msv-cpu.tsv" 2> "$logs/msv-cpu-$set.log"; b=$(now)
+    t_c=$(elapsed "$a" "$b")
+    cmp -s "$work/msv-gpu.tsv" "$work/msv-cpu.tsv" || fail "gpu-msv GPU and CPU outputs differ on $set"
+    want=$(awk '$1 == "Passed" && ($2 == "MSV" || $2 == "bias") { print $4 }' "$work/h.out" | tr '\n' ' ')
+    got=$(grep -E '"passed_(msv|bias)"' "$logs/msv-gpu-$set.json" | tr -dc '0-9\n' | tr '\n' ' ')
+    [ "$want" = "$got" ] || fail "$set Passed MSV/bias counts: gpu-msv [$got] hmmsearch [$want]"
+    gcups=$(grep -m1 GCUPS "$logs/msv-gpu-$set.log" | sed 's/.*, \([0-9.]*\) GCUPS.*/\1/')
+
+    a=$(now); gpu-hmmsearch --cpu "$cores" --noali -o "$work/g.out" --tblout "$work/g.tbl" --domtblout "$work/g.dom" "$hmm" "$work/db.fa" 2> "$logs/pipe-$set.log"; rc=$?; b=$(now)
+    t_p=$(elapsed "$a" "$b"); [ $rc = 0 ] || fail "gpu-hmmsearch rc=$rc on $set"
+    for t in tbl dom; do
+        diff -q <(grep -v '^#' "$work/h.$t") <(grep -v '^#' "$work/g.$t") > /dev/null || fail "$set --${t}out differs"
+    done
+    hits=$(grep -vc '^#' "$work/h.tbl")
+    cp "$work/h.out" "$logs/hmmsearch-$set.out"
+    rows+=("$(printf '%-8s %5s %9s %9s %9s %9s %9s %8s %8s %6s' "$set" "$M" "$t_h" "$t_g" "$t_c" "$t_p" "$gcups" \
+        "$(ratio "$t_h" "$t_g")" "$(ratio "$t_h" "$t_p")" "$hits")")
+done
+
+echo
+echo "== end-to-end on $nseq sequences ($nres residues), hmmsearch --cpu $cores; seconds =="
+printf '%-8s %5s %9s %9s %9s %9s %9s %8s %8s %6s\n' models sumM hmmsearch msv-gpu msv-cpu pipeline "msvGCUPS" "msv/hs" "pipe/hs" hits
+printf '%s\n' "${rows[@]}"
+[ -f "$logs/mismatch.txt" ] && cat "$logs/mismatch.txt"
+exit $status

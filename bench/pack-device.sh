@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Packs what a run on the GPU machine needs into .carry/device (git-ignored),
+# because that machine has no htslib/Boost and cannot install packages:
+# the tools and benchmarks of a CUDA build, their non-system shared
+# libraries, Debian's hmmsearch/hmmemit (the peer, same binary as here), the
+# benchmark models (Pkinase.hmm, and nine.hmm: the 9 Pfam models of
+# hmmer-examples joined into one 3/f file by hmmconvert) and the scripts.
+#   bench/pack-device.sh BUILD_DIR   then   run: cd .carry/device && bash run.sh
+set -euo pipefail
+build=$(cd "$1" && pwd)
+root=$(cd "$(dirname "$0")/.." && pwd)
+dest=$root/.carry/device
+rm -rf "$dest"; mkdir -p "$dest/bin" "$dest/lib" "$dest/models"
+ex=/usr/share/doc/hmmer/examples
+for f in gpu-msv gpu-viterbi gpu-hmmsearch make_protein_db; do cp "$build/$f" "$dest/bin/"; done
+# Only tests that need no HMMER example files (the GPU machine has none).
+for f in "$build"/bench_* "$build"/tests/test_*cuda* "$build"/tests/test_msv_cpu; do [ -x "$f" ] && cp "$f" "$dest/bin/"; done
+cp /usr/bin/hmmsearch /usr/bin/hmmemit "$dest/bin/"
+for f in "$dest"/bin/*; do
+    { ldd "$f" 2>/dev/null || true; } | awk '$3 ~ /^\// { print $3 }'
+done | sort -u | grep -vE '/lib(c|m|pthread|dl|rt|gcc_s|stdc\+\+)\.so' | xargs -r -I{} cp -L {} "$dest/lib/"
+cp "$ex/tutorial/Pkinase.hmm" "$dest/models/"
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+for m in fn3 globins4 Pkinase; do cp "$ex/tutorial/$m.hmm" "$tmp/$m.hmm"; done
+for m in RRM_1 2OG-FeII_Oxy_3 Caudal_act LuxC Patched SMC_N; do zcat "$ex/testsuite/$m.hmm.gz" > "$tmp/$m.hmm"; done
+for m in fn3 globins4 Pkinase RRM_1 2OG-FeII_Oxy_3 Caudal_act LuxC Patched SMC_N; do
+    hmmconvert "$tmp/$m.hmm"   # one model at a time: a file mixes no format versions
+done > "$dest/models/nine.hmm"
+cp "$root/bench/gpu-check.sh" "$root/bench/hmmer-e2e.sh" "$dest/"
+cat > "$dest/run.sh" <<'RUN'
+#!/usr/bin/env bash
+# On the GPU machine: kernel tests and benchmarks, then the end-to-end run.
+here=$(cd "$(dirname "$0")" && pwd)
+export LD_LIBRARY_PATH=$here/lib PATH=$here/bin:$PATH
+WARPDP_PREBUILT=$here/bin bash "$here/gpu-check.sh"; s1=$?
+bash "$here/hmmer-e2e.sh" "$here/bin" "$here/models" "${E2E_SEQUENCES:-1000000}"; s2=$?
+echo "gpu-check rc=$s1, e2e rc=$s2"
+RUN
+du -sh "$dest"
