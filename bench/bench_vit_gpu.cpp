@@ -2,7 +2,8 @@
 // (M = 86, 260, 1142 by default) against a synthetic protein database; reports
 // TCUPS = M x residues / kernel seconds (CUDA events, median of the reps) and
 // checks a sample of targets against vit_reference. Also prints the DPX probe.
-//   bench_vit_gpu [residues=2e8] [models=86,260,1142] [reps=3] [devices=0|all|0,1]
+//   bench_vit_gpu [residues=2e8] [models=86,260,1142] [reps=3] [devices=0|all|0,1] [variants]
+// "variants" also times every kernel instance once per model.
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -78,6 +79,7 @@ int main(int argc, char** argv) {
     }
     const int reps = argc > 3 ? std::atoi(argv[3]) : 3;
     const std::string devarg = argc > 4 ? argv[4] : "0";
+    const bool all_variants = argc > 5 && std::string(argv[5]) == "variants";
     const auto gpus = list_gpus();
     if (gpus.empty()) {
         std::printf("no CUDA GPU visible\n");
@@ -100,7 +102,7 @@ int main(int argc, char** argv) {
     for (uint32_t i = 0; i < all.size(); ++i) all[i] = i;
     std::vector<uint32_t> out(db.size());
     int status = 0;
-    std::printf("M      S  tiles  targets   residues     cells        kernel_ms(median)  TCUPS   checked  mismatches\n");
+    std::printf("M      variant      tiles  targets   residues     cells        kernel_ms(median)  TCUPS   checked  mismatches\n");
     for (int M : models) {
         const VitWordProfile wp = build_vit_profile(build_profile(bench_hmm(M)));
         std::vector<double> ms;
@@ -118,9 +120,24 @@ int main(int argc, char** argv) {
                 if (++bad <= 3) std::printf("MISMATCH M=%d target %zu: got %u\n", M, t, out[t]);
             }
         if (bad) status = 1;
-        std::printf("%-6d %-2d %-6d %-9llu %-12llu %-12.4g %-18.2f %-7.3f %-8d %d\n", M, st.stripe, st.tiles,
-                    static_cast<unsigned long long>(st.targets), static_cast<unsigned long long>(st.residues), cells,
-                    med, cells / (med * 1e-3) / 1e12, checked, bad);
+        std::printf("%-6d %-12s %-6d %-9llu %-12llu %-12.4g %-18.2f %-7.3f %-8d %d\n", M, st.variant.c_str(),
+                    st.tiles, static_cast<unsigned long long>(st.targets),
+                    static_cast<unsigned long long>(st.residues), cells, med, cells / (med * 1e-3) / 1e12, checked,
+                    bad);
+        if (!all_variants) continue;
+        // Every instance once (tiled where narrower than M), to set the dispatcher from data.
+        for (const std::string& name : vit_cuda_variants()) {
+            eng->force_variant(name);
+            eng->score(wp, all, out);
+            const auto fs = eng->last_stats();
+            int fbad = 0;
+            for (size_t t = 0; t < db.size(); t += std::max<size_t>(1, db.size() / 16))
+                fbad += vit_reference(wp, db.seq(t)) != out[t];
+            if (fbad) status = 1;
+            std::printf("  forced %-12s tiles %-3d %9.2f ms  %.3f TCUPS  %s\n", name.c_str(), fs.tiles, fs.kernel_ms,
+                        cells / (fs.kernel_ms * 1e-3) / 1e12, fbad ? "MISMATCH" : "ok");
+        }
+        eng->force_variant("");
     }
     return status;
 }

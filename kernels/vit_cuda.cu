@@ -24,35 +24,53 @@ using namespace warpdp::cuda;
 using VitKernel = void (*)(VitParams);
 
 struct VitVariant {
-    int S;
+    int G;  // lanes per target
+    int S;  // nodes per lane
     VitKernel kernel;
 };
 
-// The one table of kernel instances (nodes per lane). One tile holds 32*S nodes.
+// The one table of kernel instances. A tile holds G*S nodes; any instance
+// runs any model (tiled when M > G*S), the dispatcher picks by choose_plan.
 const VitVariant kVitVariants[] = {
-    {2, vit_kernel<2>}, {4, vit_kernel<4>}, {8, vit_kernel<8>}, {16, vit_kernel<16>}, {32, vit_kernel<32>},
+    {32, 2, vit_kernel<32, 2>},   {32, 4, vit_kernel<32, 4>},   {32, 6, vit_kernel<32, 6>},
+    {32, 8, vit_kernel<32, 8>},   {32, 10, vit_kernel<32, 10>}, {32, 12, vit_kernel<32, 12>},
+    {32, 16, vit_kernel<32, 16>}, {16, 4, vit_kernel<16, 4>},   {16, 6, vit_kernel<16, 6>},
+    {16, 8, vit_kernel<16, 8>},   {16, 12, vit_kernel<16, 12>}, {8, 4, vit_kernel<8, 4>},
+    {8, 6, vit_kernel<8, 6>},     {8, 8, vit_kernel<8, 8>},     {8, 12, vit_kernel<8, 12>},
+    {8, 16, vit_kernel<8, 16>},
 };
-constexpr int kMaxTiledS = 16;  // tiled models spill rows to scratch; wider lanes gain nothing there
+// Tiled models reload a tile's transitions every row; narrower tiles waste
+// fewer padding nodes but pay the per-tile shuffles more often.
+constexpr int kMinTiledS = 8;
 
 struct VitPlan {
     const VitVariant* v = nullptr;
     int ntiles = 1;
 };
 
-// The narrowest instance that holds the model in one tile; else the tiled one
-// with the least padding.
+std::string variant_name(const VitVariant& v) { return "vit_g" + std::to_string(v.G) + "_s" + std::to_string(v.S); }
+
+// Untiled: the instance with the least estimated issue cost per target row,
+// G lanes x (per-node work x S + per-row shuffles and reductions). Tiled
+// (M > 512): G = 32 with the least padding.
 VitPlan choose_plan(int M) {
     VitPlan plan;
-    for (const auto& v : kVitVariants)
-        if (32 * v.S >= M && (!plan.v || v.S < plan.v->S)) plan.v = &v;
-    if (plan.v) return plan;
     long best = -1;
     for (const auto& v : kVitVariants) {
-        if (v.S > kMaxTiledS) continue;
-        const int w = 32 * v.S;
+        if (v.G * v.S < M) continue;
+        const long cost = static_cast<long>(v.G) * (25L * v.S + 80L);
+        if (best < 0 || cost < best) {
+            best = cost;
+            plan.v = &v;
+        }
+    }
+    if (plan.v) return plan;
+    for (const auto& v : kVitVariants) {
+        if (v.G != 32 || v.S < kMinTiledS) continue;
+        const int w = v.G * v.S;
         const int nt = (M + w - 1) / w;
         const long padded = static_cast<long>(nt) * w;
-        if (best < 0 || padded <= best) {
+        if (best < 0 || padded <= best) {  // ties: the wider lanes (table is ascending)
             best = padded;
             plan.v = &v;
             plan.ntiles = nt;
@@ -61,35 +79,41 @@ VitPlan choose_plan(int M) {
     return plan;
 }
 
+VitPlan forced_plan(const std::string& name, int M) {
+    for (const auto& v : kVitVariants)
+        if (variant_name(v) == name) return VitPlan{&v, (M + v.G * v.S - 1) / (v.G * v.S)};
+    throw UsageError("unknown Viterbi variant " + name);
+}
+
 uint32_t pack(int16_t lo, int16_t hi) {
     return static_cast<uint32_t>(static_cast<uint16_t>(lo)) | (static_cast<uint32_t>(static_cast<uint16_t>(hi)) << 16);
 }
 
 // The profile in the kernel's lane-interleaved layout; nodes past M get -32768
 // everywhere, which can never reach a real node or raise xE (vit_kernels.cuh).
-void build_tables(const VitWordProfile& p, const VitPlan& plan, std::vector<uint4>& trans,
+void build_tables(const VitWordProfile& p, const VitPlan& plan, std::vector<int4>& trans,
                   std::vector<uint32_t>& emit) {
-    const int S = plan.v->S, nt = plan.ntiles;
-    auto node_of = [&](int tile, int lane, int s) { return tile * 32 * S + lane * S + s + 1; };
-    trans.assign(static_cast<size_t>(nt) * S * 32, uint4{});
+    const int G = plan.v->G, S = plan.v->S, nt = plan.ntiles;
+    auto node_of = [&](int tile, int lane, int s) { return tile * G * S + lane * S + s + 1; };
+    trans.assign(static_cast<size_t>(nt) * S * 2 * G, int4{});
     for (int tile = 0; tile < nt; ++tile)
         for (int s = 0; s < S; ++s)
-            for (int lane = 0; lane < 32; ++lane) {
+            for (int lane = 0; lane < G; ++lane) {
                 const int k = node_of(tile, lane, s);
-                auto t = [&](VitTrans slot) { return k <= p.M ? p.t(k, slot) : kWordNegInf; };
-                trans[(static_cast<size_t>(tile) * S + s) * 32 + lane] =
-                    uint4{pack(t(kVBM), t(kVMM)), pack(t(kVIM), t(kVDM)), pack(t(kVMD), t(kVMI)),
-                          pack(t(kVII), t(kVDD))};
+                auto t = [&](VitTrans slot) -> int { return k <= p.M ? p.t(k, slot) : kWordNegInf; };
+                const size_t at = ((static_cast<size_t>(tile) * S + s) * 2) * G + lane;
+                trans[at] = int4{t(kVBM), t(kVMM), t(kVIM), t(kVDM)};
+                trans[at + G] = int4{t(kVMD), t(kVMI), t(kVII), t(kVDD)};
             }
-    emit.assign(static_cast<size_t>(p.Kp) * nt * (S / 2) * 32, 0);
+    emit.assign(static_cast<size_t>(p.Kp) * nt * (S / 2) * G, 0);
     for (int x = 0; x < p.Kp; ++x)
         for (int tile = 0; tile < nt; ++tile)
             for (int jp = 0; jp < S / 2; ++jp)
-                for (int lane = 0; lane < 32; ++lane) {
+                for (int lane = 0; lane < G; ++lane) {
                     const int k0 = node_of(tile, lane, 2 * jp), k1 = k0 + 1;
                     const int16_t e0 = k0 <= p.M ? p.e(x, k0) : kWordNegInf;
                     const int16_t e1 = k1 <= p.M ? p.e(x, k1) : kWordNegInf;
-                    emit[((static_cast<size_t>(x) * nt + tile) * (S / 2) + jp) * 32 + lane] = pack(e0, e1);
+                    emit[((static_cast<size_t>(x) * nt + tile) * (S / 2) + jp) * G + lane] = pack(e0, e1);
                 }
 }
 
@@ -106,7 +130,7 @@ struct Slot {
     DeviceBuffer<uint32_t> list;
     DeviceBuffer<uint32_t> out;
     DeviceBuffer<uint32_t> work;
-    DeviceBuffer<uint4> trans;
+    DeviceBuffer<int4> trans;
     DeviceBuffer<uint32_t> emit;
     DeviceBuffer<int16_t> scratch;
     PinnedBuffer<uint32_t> host_out;
@@ -140,6 +164,7 @@ public:
 
     std::string name() const override { return "cuda"; }
     VitCudaStats last_stats() const override { return stats_; }
+    void force_variant(const std::string& name) override { forced_ = name; }
 
     void load_targets(const SeqBatch& targets) override {
         const size_t n = targets.size();
@@ -189,14 +214,16 @@ public:
             s.todo_pos.push_back(static_cast<uint32_t>(j));
             s.todo_residues += lengths_[which[j]];
         }
-        const VitPlan plan = choose_plan(prof.M);
-        std::vector<uint4> trans;
+        const VitPlan plan = forced_.empty() ? choose_plan(prof.M) : forced_plan(forced_, prof.M);
+        std::vector<int4> trans;
         std::vector<uint32_t> emit;
         build_tables(prof, plan, trans, emit);
         for (auto& s : slots_) launch(*s, plan, trans, emit);
 
         stats_ = VitCudaStats{};
+        stats_.group = plan.v->G;
         stats_.stripe = plan.v->S;
+        stats_.variant = variant_name(*plan.v);
         stats_.tiles = plan.ntiles;
         for (auto& s : slots_) {
             if (s->todo_local.empty()) continue;
@@ -250,7 +277,7 @@ private:
         }
     }
 
-    void launch(Slot& s, const VitPlan& plan, const std::vector<uint4>& trans, const std::vector<uint32_t>& emit) {
+    void launch(Slot& s, const VitPlan& plan, const std::vector<int4>& trans, const std::vector<uint32_t>& emit) {
         const size_t n = s.todo_local.size();
         if (n == 0) return;
         DeviceGuard guard(s.device);
@@ -272,7 +299,7 @@ private:
         // list and host_out are sized for the whole chunk at upload.
         WARPDP_CUDA_CHECK(cudaMemcpyAsync(s.list.get(), s.todo_local.data(), n * sizeof(uint32_t),
                                           cudaMemcpyHostToDevice, st));
-        WARPDP_CUDA_CHECK(cudaMemcpyAsync(s.trans.get(), trans.data(), trans.size() * sizeof(uint4),
+        WARPDP_CUDA_CHECK(cudaMemcpyAsync(s.trans.get(), trans.data(), trans.size() * sizeof(int4),
                                           cudaMemcpyHostToDevice, st));
         WARPDP_CUDA_CHECK(cudaMemcpyAsync(s.emit.get(), emit.data(), emit.size() * sizeof(uint32_t),
                                           cudaMemcpyHostToDevice, st));
@@ -282,10 +309,11 @@ private:
         int per_sm = 0;
         WARPDP_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, v.kernel, kVitBlock, 0));
         if (per_sm < 1)
-            throw ResourceError("Viterbi kernel S=" + std::to_string(v.S) + " does not fit on GPU " +
+            throw ResourceError("Viterbi kernel " + variant_name(v) + " does not fit on GPU " +
                                 std::to_string(s.device));
         constexpr size_t kWarps = kVitBlock / 32;
-        const size_t blocks_needed = (n + kWarps - 1) / kWarps;
+        const size_t per_warp = static_cast<size_t>(32 / v.G);
+        const size_t blocks_needed = (n + kWarps * per_warp - 1) / (kWarps * per_warp);
         const unsigned grid =
             static_cast<unsigned>(std::min<size_t>(blocks_needed, static_cast<size_t>(per_sm) * s.sm_count));
         VitParams p;
@@ -313,6 +341,7 @@ private:
     std::vector<uint32_t> slot_of_, local_of_;
     std::vector<uint64_t> lengths_;
     VitCudaStats stats_;
+    std::string forced_;
 };
 
 }  // namespace
@@ -323,6 +352,12 @@ std::unique_ptr<VitCudaEngine> make_vit_cuda_engine_ex(const std::vector<int>& d
 
 std::unique_ptr<VitEngine> make_vit_cuda_engine(const std::vector<int>& devices) {
     return make_vit_cuda_engine_ex(devices);
+}
+
+std::vector<std::string> vit_cuda_variants() {
+    std::vector<std::string> names;
+    for (const auto& v : kVitVariants) names.push_back(variant_name(v));
+    return names;
 }
 
 }  // namespace warpdp

@@ -2,12 +2,17 @@
 // only compute: device pointers, sizes and a parameter struct in, results out;
 // vit_cuda.cu decides shapes and launches.
 //
-// Layout. One warp owns one target and steps its rows. The model is cut into
-// tiles of 32*S nodes; lane t owns S consecutive nodes of a tile. A model of
+// Layout. A group of G lanes (G = 8, 16 or 32, within one warp) owns one
+// target and steps its rows; a warp's 32/G groups step rows together (the
+// warp runs to its longest target; targets are length-sorted, so groups of a
+// warp have almost equal lengths). The model is cut into tiles of G*S nodes;
+// lane t of a group owns S consecutive nodes of a tile. A model of
 // one tile keeps its M/I/D row in registers; longer models keep each tile's
 // row in a per-warp global scratch (coalesced, L1/L2 resident) between tiles.
 // The profile is read through the read-only cache in a lane-interleaved
-// layout, so a warp's loads are consecutive.
+// layout, so a warp's loads are consecutive. Transition words are stored as
+// int32 (no unpacking in the row loop) and held in registers: for a one-tile
+// model once per target, for tiled models once per tile and row.
 //
 // Exactness. Cells are int32 holding int16 values. Every transition word is
 // <= 0, so HMMER's saturating "x + t" is exactly max(x + t, -32768) (including
@@ -45,10 +50,10 @@ struct VitParams {
     const uint32_t* list = nullptr;  // targets to score (indices into tg), in work order
     uint32_t n = 0;                  // entries in list
     uint32_t* out = nullptr;         // out[j] = raw result of list[j]
-    const uint4* trans = nullptr;    // [(tile*S + j)*32 + lane]: {BM|MM, IM|DM, MD|MI, II|DD}
-    const uint32_t* emit = nullptr;  // [((x*ntiles + tile)*S/2 + jp)*32 + lane]: nodes 2jp | 2jp+1 << 16
+    const int4* trans = nullptr;     // [((tile*S + j)*2 + h)*G + t]: h=0 {BM, MM, IM, DM}, h=1 {MD, MI, II, DD}
+    const uint32_t* emit = nullptr;  // [((x*ntiles + tile)*S/2 + jp)*G + t]: nodes 2jp | 2jp+1 << 16
     int ntiles = 1;
-    int16_t* scratch = nullptr;      // per warp: [tile][state 3][j][lane], only when ntiles > 1
+    int16_t* scratch = nullptr;      // per group: [tile][state 3][j][t], only when ntiles > 1
     uint32_t* work = nullptr;        // work counter, zeroed before the launch
 };
 
@@ -61,24 +66,40 @@ __device__ __forceinline__ void compose_after(int& a2, int& b2, int a1, int b1) 
     b2 = max(b1 + b2, kVitBFloor);
 }
 
-template <int S>
+template <int G, int S>
 __global__ void __launch_bounds__(kVitBlock) vit_kernel(const VitParams p) {
-    static_assert(S % 2 == 0 && S >= 2, "S must be even");
+    static_assert(S % 2 == 0 && S >= 2 && 32 % G == 0 && G >= 4, "unsupported Viterbi shape");
     constexpr unsigned kFull = 0xFFFFFFFFu;
+    constexpr int TPW = 32 / G;  // targets per warp
     const int lane = static_cast<int>(threadIdx.x) & 31;
+    const int t = lane % G;      // lane within the target's group
     const size_t warp_id = (static_cast<size_t>(blockIdx.x) * blockDim.x + threadIdx.x) / 32;
     const bool tiled = p.ntiles > 1;
-    int16_t* scr = tiled ? p.scratch + warp_id * static_cast<size_t>(p.ntiles) * 3 * S * 32 : nullptr;
+    const size_t tile_words = static_cast<size_t>(3) * S * G;
+    int16_t* scr = tiled ? p.scratch + (warp_id * TPW + static_cast<size_t>(lane / G)) * p.ntiles * tile_words
+                         : nullptr;
+    const uint32_t n_units = (p.n + TPW - 1) / TPW;
 
     for (;;) {
-        uint32_t j = 0;
-        if (lane == 0) j = atomicAdd(p.work, 1u);
-        j = __shfl_sync(kFull, j, 0);
-        if (j >= p.n) break;
-        const uint32_t tg = p.list[j];
-        const uint8_t* seq = p.tg.res + p.tg.off[tg];
-        const int L = static_cast<int>(p.tg.len[tg]);
-        const int ncj = p.tg.ncj[tg];
+        uint32_t unit = 0;
+        if (lane == 0) unit = atomicAdd(p.work, 1u);
+        unit = __shfl_sync(kFull, unit, 0);
+        if (unit >= n_units) break;
+        const uint32_t j = unit * TPW + static_cast<uint32_t>(lane / G);
+        const bool valid = j < p.n;
+        const uint8_t* seq = nullptr;
+        int L = 0, ncj = 0;
+        if (valid) {
+            const uint32_t tg = p.list[j];
+            seq = p.tg.res + p.tg.off[tg];
+            L = static_cast<int>(p.tg.len[tg]);
+            ncj = p.tg.ncj[tg];
+        }
+        // The warp steps the rows of its longest target; a group past its own
+        // end (or overflowed) keeps computing on code 0 but its xC/xJ/xB freeze.
+        int rows = L;
+#pragma unroll
+        for (int o = 16; o >= 1; o >>= 1) rows = max(rows, __shfl_xor_sync(kFull, rows, o));
         const int xN = 12000;
         int xB = xN + ncj, xC = kVitNegInf, xJ = kVitNegInf;
 
@@ -86,109 +107,118 @@ __global__ void __launch_bounds__(kVitBlock) vit_kernel(const VitParams p) {
 #pragma unroll
         for (int s = 0; s < S; ++s) Mv[s] = Iv[s] = Dv[s] = kVitNegInf;
         if (tiled) {
-            for (int i = lane; i < p.ntiles * 3 * S * 32; i += 32) scr[i] = static_cast<int16_t>(kVitNegInf);
+            for (size_t q = static_cast<size_t>(t); q < p.ntiles * tile_words; q += G)
+                scr[q] = static_cast<int16_t>(kVitNegInf);
             __syncwarp();
         }
 
-        uint32_t result = 0;
+        int4 Ta[S], Tb[S];  // this lane's transitions of the current tile (see VitParams::trans)
         bool overflow = false;
-        for (int i = 0; i < L; ++i) {
-            const int x = __ldg(seq + i);
+        for (int i = 0; i < rows; ++i) {
+            const bool active = i < L && !overflow;
+            if (!__any_sync(kFull, active)) break;
+            const int x = active ? __ldg(seq + i) : 0;
             int xE = kVitNegInf;
             int cM = kVitNegInf, cI = kVitNegInf, cD = kVitNegInf;  // previous row, node before the tile
             int cE = kVitNegInf;                                    // D entering the tile's first node
             for (int tile = 0; tile < p.ntiles; ++tile) {
-                int16_t* ts = tiled ? scr + static_cast<size_t>(tile) * 3 * S * 32 : nullptr;
+                int16_t* ts = tiled ? scr + static_cast<size_t>(tile) * tile_words : nullptr;
                 if (tiled) {
 #pragma unroll
                     for (int s = 0; s < S; ++s) {
-                        Mv[s] = ts[(0 * S + s) * 32 + lane];
-                        Iv[s] = ts[(1 * S + s) * 32 + lane];
-                        Dv[s] = ts[(2 * S + s) * 32 + lane];
+                        Mv[s] = ts[(0 * S + s) * G + t];
+                        Iv[s] = ts[(1 * S + s) * G + t];
+                        Dv[s] = ts[(2 * S + s) * G + t];
                     }
                 }
                 // Diagonal inputs of node 0 of this lane: the previous lane's last node.
-                int dM = __shfl_up_sync(kFull, Mv[S - 1], 1);
-                int dI = __shfl_up_sync(kFull, Iv[S - 1], 1);
-                int dD = __shfl_up_sync(kFull, Dv[S - 1], 1);
-                if (lane == 0) { dM = cM; dI = cI; dD = cD; }
-                cM = __shfl_sync(kFull, Mv[S - 1], 31);
-                cI = __shfl_sync(kFull, Iv[S - 1], 31);
-                cD = __shfl_sync(kFull, Dv[S - 1], 31);
+                int dM = __shfl_up_sync(kFull, Mv[S - 1], 1, G);
+                int dI = __shfl_up_sync(kFull, Iv[S - 1], 1, G);
+                int dD = __shfl_up_sync(kFull, Dv[S - 1], 1, G);
+                if (t == 0) { dM = cM; dI = cI; dD = cD; }
+                cM = __shfl_sync(kFull, Mv[S - 1], G - 1, G);
+                cI = __shfl_sync(kFull, Iv[S - 1], G - 1, G);
+                cD = __shfl_sync(kFull, Dv[S - 1], G - 1, G);
 
-                const uint4* tr = p.trans + static_cast<size_t>(tile) * S * 32 + lane;
-                const uint32_t* em =
-                    p.emit + (static_cast<size_t>(x) * p.ntiles + tile) * (S / 2) * 32 + lane;
+                if (tiled || i == 0) {
+                    const int4* tr = p.trans + static_cast<size_t>(tile) * S * 2 * G + t;
+#pragma unroll
+                    for (int s = 0; s < S; ++s) {
+                        Ta[s] = __ldg(tr + (2 * s) * G);
+                        Tb[s] = __ldg(tr + (2 * s + 1) * G);
+                    }
+                }
+                const uint32_t* em = p.emit + (static_cast<size_t>(x) * p.ntiles + tile) * (S / 2) * G + t;
                 // M and I, highest node first so node s-1 still holds the previous row.
 #pragma unroll
                 for (int s = S - 1; s >= 0; --s) {
-                    const uint4 t = __ldg(tr + s * 32);
-                    const uint32_t ew = __ldg(em + (s / 2) * 32);
+                    const uint32_t ew = __ldg(em + (s / 2) * G);
                     const int e = (s & 1) ? hi16(ew) : lo16(ew);
                     const int pM = s ? Mv[s - 1] : dM;
                     const int pI = s ? Iv[s - 1] : dI;
                     const int pD = s ? Dv[s - 1] : dD;
-                    int v = max(xB + lo16(t.x), kVitNegInf);
-                    v = __viaddmax_s32(pM, hi16(t.x), v);
-                    v = __viaddmax_s32(pI, lo16(t.y), v);
-                    v = __viaddmax_s32(pD, hi16(t.y), v);
-                    const int nI = max(__viaddmax_s32(Mv[s], hi16(t.z), kVitNegInf), Iv[s] + lo16(t.w));
+                    int v = max(xB + Ta[s].x, kVitNegInf);
+                    v = __viaddmax_s32(pM, Ta[s].y, v);
+                    v = __viaddmax_s32(pI, Ta[s].z, v);
+                    v = __viaddmax_s32(pD, Ta[s].w, v);
+                    const int nI = max(__viaddmax_s32(Mv[s], Tb[s].y, kVitNegInf), Iv[s] + Tb[s].z);
                     const int nM = min(max(v + e, kVitNegInf), 32767);
                     Mv[s] = nM;
                     Iv[s] = nI;
                     xE = max(xE, nM);
                 }
                 // D: fold this lane's nodes into x -> max(a, x + b) (x = D entering node 0,
-                // result = D leaving the last node), scan across lanes, then write.
+                // result = D leaving the last node), scan across the group, then write.
                 int a = kVitNegInf, b = 0;
 #pragma unroll
                 for (int s = 0; s < S; ++s) {
-                    const uint4 t = __ldg(tr + s * 32);
-                    a = max(Mv[s] + lo16(t.z), a + hi16(t.w));
+                    a = max(Mv[s] + Tb[s].x, a + Tb[s].w);
                     a = max(a, kVitNegInf);
-                    b = max(b + hi16(t.w), kVitBFloor);
+                    b = max(b + Tb[s].w, kVitBFloor);
                 }
 #pragma unroll
-                for (int o = 1; o < 32; o <<= 1) {
-                    const int ua = __shfl_up_sync(kFull, a, o);
-                    const int ub = __shfl_up_sync(kFull, b, o);
-                    if (lane >= o) compose_after(a, b, ua, ub);
+                for (int o = 1; o < G; o <<= 1) {
+                    const int ua = __shfl_up_sync(kFull, a, o, G);
+                    const int ub = __shfl_up_sync(kFull, b, o, G);
+                    if (t >= o) compose_after(a, b, ua, ub);
                 }
                 // Inclusive map of lanes 0..t applied to the D entering the tile.
                 const int leave = max(a, cE + b);
-                int din = __shfl_up_sync(kFull, leave, 1);
-                if (lane == 0) din = cE;
-                cE = __shfl_sync(kFull, leave, 31);
+                int din = __shfl_up_sync(kFull, leave, 1, G);
+                if (t == 0) din = cE;
+                cE = __shfl_sync(kFull, leave, G - 1, G);
                 int d = max(din, kVitNegInf);
 #pragma unroll
                 for (int s = 0; s < S; ++s) {
                     Dv[s] = d;
-                    const uint4 t = __ldg(tr + s * 32);
-                    d = max(max(Mv[s] + lo16(t.z), d + hi16(t.w)), kVitNegInf);
+                    d = max(max(Mv[s] + Tb[s].x, d + Tb[s].w), kVitNegInf);
                 }
                 if (tiled) {
 #pragma unroll
                     for (int s = 0; s < S; ++s) {
-                        ts[(0 * S + s) * 32 + lane] = static_cast<int16_t>(Mv[s]);
-                        ts[(1 * S + s) * 32 + lane] = static_cast<int16_t>(Iv[s]);
-                        ts[(2 * S + s) * 32 + lane] = static_cast<int16_t>(Dv[s]);
+                        ts[(0 * S + s) * G + t] = static_cast<int16_t>(Mv[s]);
+                        ts[(1 * S + s) * G + t] = static_cast<int16_t>(Iv[s]);
+                        ts[(2 * S + s) * G + t] = static_cast<int16_t>(Dv[s]);
                     }
                 }
             }
 #pragma unroll
-            for (int o = 16; o >= 1; o >>= 1) xE = max(xE, __shfl_xor_sync(kFull, xE, o));
-            if (xE >= 32767) {
-                overflow = true;
-                break;
+            for (int o = G / 2; o >= 1; o >>= 1) xE = max(xE, __shfl_xor_sync(kFull, xE, o));
+            if (active) {
+                if (xE >= 32767) {
+                    overflow = true;
+                } else {
+                    xC = max(xC, xE - 500);
+                    xJ = max(xJ, xE - 500);
+                    xB = max(xJ, xN) + ncj;
+                }
             }
-            xC = max(xC, xE - 500);
-            xJ = max(xJ, xE - 500);
-            xB = max(xJ, xN) + ncj;
         }
+        uint32_t result;
         if (overflow) result = 0xFFFFFFFFu;
         else if (xC <= kVitNegInf) result = 0xFFFFFFFEu;
         else result = static_cast<uint32_t>(xC + 32768);
-        if (lane == 0) p.out[j] = result;
+        if (valid && t == 0) p.out[j] = result;
         if (tiled) __syncwarp();
     }
 }

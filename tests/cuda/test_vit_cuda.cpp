@@ -3,9 +3,11 @@
 // (seed printed, replay with WARPDP_TEST_SEED): model sizes swept around the
 // kernel's lane stripes and tiles up to M = 5000, target lengths 0, 1, 2, edges
 // and one of 120,000, shuffled subsets, 1 slot vs several; each outcome class
-// (finite, overflow, no path) must occur. Skips (77) without a GPU.
+// (finite, overflow, no path) must occur; every kernel instance is also forced
+// by name, in one tile and tiled. Skips (77) without a GPU.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <string>
@@ -80,6 +82,32 @@ TEST_CASE("CUDA Viterbi == reference across model and target sizes") {
                                << oc.nopath << " no path, " << oc.bad << " mismatches");
     CHECK(oc.bad == 0);
     CHECK(oc.finite > 0);
+    CHECK(oc.overflow > 0);
+    CHECK(oc.nopath > 0);
+}
+
+TEST_CASE("CUDA Viterbi: every kernel instance by name, one tile and tiled") {
+    require_gpu();
+    auto eng = make_vit_cuda_engine_ex({0});
+    Outcomes oc;
+    for (const std::string& name : vit_cuda_variants()) {
+        const int G = std::stoi(name.substr(5)), S = std::stoi(name.substr(name.find("_s") + 2));
+        const int width = G * S;
+        for (int M : {std::max(1, width - uniform(0, 2)), 2 * width + 1}) {
+            const Hmm h = random_vit_hmm(M, frand(1.0f, 30.0f));
+            const VitWordProfile wp = build_vit_profile(build_profile(h));
+            const SeqBatch b = vit_sweep_batch(h, 50, 700);
+            eng->load_targets(b);
+            eng->force_variant(name);
+            compare(*eng, wp, b, false, oc, name.c_str());
+            CHECK(eng->last_stats().variant == name);
+            CHECK(eng->last_stats().tiles == (M + width - 1) / width);
+        }
+    }
+    eng->force_variant("");
+    MESSAGE("variants: compared " << oc.compared << ": " << oc.finite << " finite, " << oc.overflow
+                                  << " overflow, " << oc.nopath << " no path, " << oc.bad << " mismatches");
+    CHECK(oc.bad == 0);
     CHECK(oc.overflow > 0);
     CHECK(oc.nopath > 0);
 }
