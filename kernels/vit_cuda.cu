@@ -24,20 +24,47 @@ using namespace warpdp::cuda;
 using VitKernel = void (*)(VitParams);
 
 struct VitVariant {
-    int G;  // lanes per target
-    int S;  // nodes per lane
+    int G;      // lanes per target
+    int S;      // nodes per lane
+    bool lean;  // I and D without the -32768 floor (vit_kernels.cuh)
     VitKernel kernel;
 };
 
 // The one table of kernel instances. A tile holds G*S nodes; any instance
 // runs any model (tiled when M > G*S), the dispatcher picks by choose_plan.
 const VitVariant kVitVariants[] = {
-    {32, 2, vit_kernel<32, 2>},   {32, 4, vit_kernel<32, 4>},   {32, 6, vit_kernel<32, 6>},
-    {32, 8, vit_kernel<32, 8>},   {32, 10, vit_kernel<32, 10>}, {32, 12, vit_kernel<32, 12>},
-    {32, 16, vit_kernel<32, 16>}, {16, 4, vit_kernel<16, 4>},   {16, 6, vit_kernel<16, 6>},
-    {16, 8, vit_kernel<16, 8>},   {16, 12, vit_kernel<16, 12>}, {8, 4, vit_kernel<8, 4>},
-    {8, 6, vit_kernel<8, 6>},     {8, 8, vit_kernel<8, 8>},     {8, 12, vit_kernel<8, 12>},
-    {8, 16, vit_kernel<8, 16>},
+    {32, 2, true, vit_kernel<32, 2, true>},
+    {32, 4, true, vit_kernel<32, 4, true>},
+    {32, 6, true, vit_kernel<32, 6, true>},
+    {32, 8, true, vit_kernel<32, 8, true>},
+    {32, 10, true, vit_kernel<32, 10, true>},
+    {32, 12, true, vit_kernel<32, 12, true>},
+    {32, 16, true, vit_kernel<32, 16, true>},
+    {16, 4, true, vit_kernel<16, 4, true>},
+    {16, 6, true, vit_kernel<16, 6, true>},
+    {16, 8, true, vit_kernel<16, 8, true>},
+    {16, 12, true, vit_kernel<16, 12, true>},
+    {8, 4, true, vit_kernel<8, 4, true>},
+    {8, 6, true, vit_kernel<8, 6, true>},
+    {8, 8, true, vit_kernel<8, 8, true>},
+    {8, 12, true, vit_kernel<8, 12, true>},
+    {8, 16, true, vit_kernel<8, 16, true>},
+    {32, 2, false, vit_kernel<32, 2, false>},
+    {32, 4, false, vit_kernel<32, 4, false>},
+    {32, 6, false, vit_kernel<32, 6, false>},
+    {32, 8, false, vit_kernel<32, 8, false>},
+    {32, 10, false, vit_kernel<32, 10, false>},
+    {32, 12, false, vit_kernel<32, 12, false>},
+    {32, 16, false, vit_kernel<32, 16, false>},
+    {16, 4, false, vit_kernel<16, 4, false>},
+    {16, 6, false, vit_kernel<16, 6, false>},
+    {16, 8, false, vit_kernel<16, 8, false>},
+    {16, 12, false, vit_kernel<16, 12, false>},
+    {8, 4, false, vit_kernel<8, 4, false>},
+    {8, 6, false, vit_kernel<8, 6, false>},
+    {8, 8, false, vit_kernel<8, 8, false>},
+    {8, 12, false, vit_kernel<8, 12, false>},
+    {8, 16, false, vit_kernel<8, 16, false>},
 };
 // Tiled models reload a tile's transitions every row; narrower tiles waste
 // fewer padding nodes but pay the per-tile shuffles more often.
@@ -48,7 +75,9 @@ struct VitPlan {
     int ntiles = 1;
 };
 
-std::string variant_name(const VitVariant& v) { return "vit_g" + std::to_string(v.G) + "_s" + std::to_string(v.S); }
+std::string variant_name(const VitVariant& v) {
+    return "vit_g" + std::to_string(v.G) + "_s" + std::to_string(v.S) + (v.lean ? "_lean" : "");
+}
 
 // Untiled: the instance with the least estimated issue cost per target row,
 // G lanes x (per-node work x S + per-row shuffles and reductions). Tiled
@@ -57,7 +86,7 @@ VitPlan choose_plan(int M) {
     VitPlan plan;
     long best = -1;
     for (const auto& v : kVitVariants) {
-        if (v.G * v.S < M) continue;
+        if (v.G * v.S < M || !v.lean) continue;
         const long cost = static_cast<long>(v.G) * (25L * v.S + 80L);
         if (best < 0 || cost < best) {
             best = cost;
@@ -66,7 +95,7 @@ VitPlan choose_plan(int M) {
     }
     if (plan.v) return plan;
     for (const auto& v : kVitVariants) {
-        if (v.G != 32 || v.S < kMinTiledS) continue;
+        if (v.G != 32 || v.S < kMinTiledS || !v.lean) continue;
         const int w = v.G * v.S;
         const int nt = (M + w - 1) / w;
         const long padded = static_cast<long>(nt) * w;

@@ -20,6 +20,11 @@
 // int16 range upward, and it is clamped both ways. int32 sums of two int16
 // never wrap, so the DPX int32 forms (__viaddmax_s32, __vimax3_s32) are exact;
 // the 16-bit DPX forms are never used (see docs/vit-cuda.md for the probe).
+// LEAN instances drop the -32768 floor on I and D (values below it stay below
+// it through every later use: transitions are <= 0, each use is a monotone
+// max-plus step, and M's predecessor max v is floored by its xB term before
+// the emission add), so an I or D cell holds any value <= -32768 for -inf;
+// int32 keeps them >= M + t >= -65536, and the tiled int16 store floors them.
 // The D->D chain inside a row is the max-plus closure
 //   D(k+1) = max(M(k) + MD(k), D(k) + DD(k), -32768),
 // which with a floor at -32768 composes exactly like plain max-plus affine
@@ -66,7 +71,7 @@ __device__ __forceinline__ void compose_after(int& a2, int& b2, int a1, int b1) 
     b2 = max(b1 + b2, kVitBFloor);
 }
 
-template <int G, int S>
+template <int G, int S, bool LEAN>
 __global__ void __launch_bounds__(kVitBlock) vit_kernel(const VitParams p) {
     static_assert(S % 2 == 0 && S >= 2 && 32 % G == 0 && G >= 4, "unsupported Viterbi shape");
     constexpr unsigned kFull = 0xFFFFFFFFu;
@@ -161,7 +166,8 @@ __global__ void __launch_bounds__(kVitBlock) vit_kernel(const VitParams p) {
                     v = __viaddmax_s32(pM, Ta[s].y, v);
                     v = __viaddmax_s32(pI, Ta[s].z, v);
                     v = __viaddmax_s32(pD, Ta[s].w, v);
-                    const int nI = max(__viaddmax_s32(Mv[s], Tb[s].y, kVitNegInf), Iv[s] + Tb[s].z);
+                    const int nI = LEAN ? __viaddmax_s32(Iv[s], Tb[s].z, Mv[s] + Tb[s].y)
+                                        : max(__viaddmax_s32(Mv[s], Tb[s].y, kVitNegInf), Iv[s] + Tb[s].z);
                     const int nM = min(max(v + e, kVitNegInf), 32767);
                     Mv[s] = nM;
                     Iv[s] = nI;
@@ -172,9 +178,14 @@ __global__ void __launch_bounds__(kVitBlock) vit_kernel(const VitParams p) {
                 int a = kVitNegInf, b = 0;
 #pragma unroll
                 for (int s = 0; s < S; ++s) {
-                    a = max(Mv[s] + Tb[s].x, a + Tb[s].w);
-                    a = max(a, kVitNegInf);
-                    b = max(b + Tb[s].w, kVitBFloor);
+                    if (LEAN) {
+                        a = __viaddmax_s32(a, Tb[s].w, Mv[s] + Tb[s].x);
+                        b += Tb[s].w;  // >= S * -32768: no floor needed inside a lane
+                    } else {
+                        a = max(Mv[s] + Tb[s].x, a + Tb[s].w);
+                        a = max(a, kVitNegInf);
+                        b = max(b + Tb[s].w, kVitBFloor);
+                    }
                 }
 #pragma unroll
                 for (int o = 1; o < G; o <<= 1) {
@@ -191,14 +202,15 @@ __global__ void __launch_bounds__(kVitBlock) vit_kernel(const VitParams p) {
 #pragma unroll
                 for (int s = 0; s < S; ++s) {
                     Dv[s] = d;
-                    d = max(max(Mv[s] + Tb[s].x, d + Tb[s].w), kVitNegInf);
+                    d = LEAN ? __viaddmax_s32(d, Tb[s].w, Mv[s] + Tb[s].x)
+                             : max(max(Mv[s] + Tb[s].x, d + Tb[s].w), kVitNegInf);
                 }
                 if (tiled) {
 #pragma unroll
                     for (int s = 0; s < S; ++s) {
                         ts[(0 * S + s) * G + t] = static_cast<int16_t>(Mv[s]);
-                        ts[(1 * S + s) * G + t] = static_cast<int16_t>(Iv[s]);
-                        ts[(2 * S + s) * G + t] = static_cast<int16_t>(Dv[s]);
+                        ts[(1 * S + s) * G + t] = static_cast<int16_t>(max(Iv[s], kVitNegInf));
+                        ts[(2 * S + s) * G + t] = static_cast<int16_t>(max(Dv[s], kVitNegInf));
                     }
                 }
             }
