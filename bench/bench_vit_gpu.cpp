@@ -18,6 +18,8 @@
 #include "core/seq_batch.hpp"
 #include "core/vit_profile.hpp"
 #include "core/vit_reference.hpp"
+
+#ifdef WARPDP_HAVE_CUDA
 #include "kernels/vit_cuda.cuh"
 
 using namespace warpdp;
@@ -141,3 +143,12 @@ int main(int argc, char** argv) {
     }
     return status;
 }
+
+#else
+
+int main() {
+    std::printf("bench_vit_gpu: built without CUDA support\n");
+    return 77;
+}
+
+#endif

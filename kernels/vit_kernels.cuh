@@ -20,11 +20,13 @@
 // int16 range upward, and it is clamped both ways. int32 sums of two int16
 // never wrap, so the DPX int32 forms (__viaddmax_s32, __vimax3_s32) are exact;
 // the 16-bit DPX forms are never used (see docs/vit-cuda.md for the probe).
-// LEAN instances drop the -32768 floor on I and D (values below it stay below
-// it through every later use: transitions are <= 0, each use is a monotone
-// max-plus step, and M's predecessor max v is floored by its xB term before
-// the emission add), so an I or D cell holds any value <= -32768 for -inf;
-// int32 keeps them >= M + t >= -65536, and the tiled int16 store floors them.
+// LEAN instances drop the -32768 floor on M, I and D (values below it stay
+// below it through every later use: transitions are <= 0, each use is a
+// monotone max-plus step, and M's predecessor max v is floored by its xB term
+// before the emission add), so a cell holds any value <= -32768 for -inf; int32
+// keeps them >= -65536, and the tiled int16 store floors them. They also drop
+// M's 32767 clamp: a cell above it makes xE >= 32767, the row ends the target
+// as overflow, and within a row M feeds only D, which feeds the next row.
 // The D->D chain inside a row is the max-plus closure
 //   D(k+1) = max(M(k) + MD(k), D(k) + DD(k), -32768),
 // which with a floor at -32768 composes exactly like plain max-plus affine
@@ -168,7 +170,7 @@ __global__ void __launch_bounds__(kVitBlock) vit_kernel(const VitParams p) {
                     v = __viaddmax_s32(pD, Ta[s].w, v);
                     const int nI = LEAN ? __viaddmax_s32(Iv[s], Tb[s].z, Mv[s] + Tb[s].y)
                                         : max(__viaddmax_s32(Mv[s], Tb[s].y, kVitNegInf), Iv[s] + Tb[s].z);
-                    const int nM = min(max(v + e, kVitNegInf), 32767);
+                    const int nM = LEAN ? v + e : min(max(v + e, kVitNegInf), 32767);
                     Mv[s] = nM;
                     Iv[s] = nI;
                     xE = max(xE, nM);
@@ -208,7 +210,7 @@ __global__ void __launch_bounds__(kVitBlock) vit_kernel(const VitParams p) {
                 if (tiled) {
 #pragma unroll
                     for (int s = 0; s < S; ++s) {
-                        ts[(0 * S + s) * G + t] = static_cast<int16_t>(Mv[s]);
+                        ts[(0 * S + s) * G + t] = static_cast<int16_t>(max(Mv[s], kVitNegInf));
                         ts[(1 * S + s) * G + t] = static_cast<int16_t>(max(Iv[s], kVitNegInf));
                         ts[(2 * S + s) * G + t] = static_cast<int16_t>(max(Dv[s], kVitNegInf));
                     }
