@@ -24,47 +24,30 @@ using namespace warpdp::cuda;
 using VitKernel = void (*)(VitParams);
 
 struct VitVariant {
-    int G;      // lanes per target
-    int S;      // nodes per lane
-    bool lean;  // I and D without the -32768 floor (vit_kernels.cuh)
+    int G;  // lanes per target
+    int S;  // nodes per lane
     VitKernel kernel;
 };
 
 // The one table of kernel instances. A tile holds G*S nodes; any instance
 // runs any model (tiled when M > G*S), the dispatcher picks by choose_plan.
 const VitVariant kVitVariants[] = {
-    {32, 2, true, vit_kernel<32, 2, true>},
-    {32, 4, true, vit_kernel<32, 4, true>},
-    {32, 6, true, vit_kernel<32, 6, true>},
-    {32, 8, true, vit_kernel<32, 8, true>},
-    {32, 10, true, vit_kernel<32, 10, true>},
-    {32, 12, true, vit_kernel<32, 12, true>},
-    {32, 16, true, vit_kernel<32, 16, true>},
-    {16, 4, true, vit_kernel<16, 4, true>},
-    {16, 6, true, vit_kernel<16, 6, true>},
-    {16, 8, true, vit_kernel<16, 8, true>},
-    {16, 12, true, vit_kernel<16, 12, true>},
-    {8, 4, true, vit_kernel<8, 4, true>},
-    {8, 6, true, vit_kernel<8, 6, true>},
-    {8, 8, true, vit_kernel<8, 8, true>},
-    {8, 12, true, vit_kernel<8, 12, true>},
-    {8, 16, true, vit_kernel<8, 16, true>},
-    {32, 2, false, vit_kernel<32, 2, false>},
-    {32, 4, false, vit_kernel<32, 4, false>},
-    {32, 6, false, vit_kernel<32, 6, false>},
-    {32, 8, false, vit_kernel<32, 8, false>},
-    {32, 10, false, vit_kernel<32, 10, false>},
-    {32, 12, false, vit_kernel<32, 12, false>},
-    {32, 16, false, vit_kernel<32, 16, false>},
-    {16, 4, false, vit_kernel<16, 4, false>},
-    {16, 6, false, vit_kernel<16, 6, false>},
-    {16, 8, false, vit_kernel<16, 8, false>},
-    {16, 12, false, vit_kernel<16, 12, false>},
-    {8, 4, false, vit_kernel<8, 4, false>},
-    {8, 6, false, vit_kernel<8, 6, false>},
-    {8, 8, false, vit_kernel<8, 8, false>},
-    {8, 12, false, vit_kernel<8, 12, false>},
-    {8, 16, false, vit_kernel<8, 16, false>},
+    {32, 2, vit_kernel<32, 2>},
+    {32, 4, vit_kernel<32, 4>},
+    {32, 6, vit_kernel<32, 6>},
+    {32, 8, vit_kernel<32, 8>},
+    {32, 10, vit_kernel<32, 10>},
+    {32, 12, vit_kernel<32, 12>},
+    {32, 16, vit_kernel<32, 16>},
+    {16, 4, vit_kernel<16, 4>},
+    {16, 6, vit_kernel<16, 6>},
+    {16, 8, vit_kernel<16, 8>},
+    {16, 12, vit_kernel<16, 12>},
+    {8, 4, vit_kernel<8, 4>},
+    {8, 6, vit_kernel<8, 6>},
+    {8, 8, vit_kernel<8, 8>},
+    {8, 12, vit_kernel<8, 12>},
+    {8, 16, vit_kernel<8, 16>},
 };
 // Tiled models reload a tile's transitions every row; narrower tiles waste
 // fewer padding nodes but pay the per-tile shuffles more often.
@@ -76,18 +59,19 @@ struct VitPlan {
 };
 
 std::string variant_name(const VitVariant& v) {
-    return "vit_g" + std::to_string(v.G) + "_s" + std::to_string(v.S) + (v.lean ? "_lean" : "");
+    return "vit_g" + std::to_string(v.G) + "_s" + std::to_string(v.S);
 }
 
-// Untiled: the instance with the least estimated issue cost per target row,
-// G lanes x (per-node work x S + per-row shuffles and reductions). Tiled
-// (M > 512): G = 32 with the least padding.
+// Untiled: the instance with the least estimated time per target row. Tiled
+// (M > 512): G = 32 with the least padding (measured: within 5% of the best).
 VitPlan choose_plan(int M) {
     VitPlan plan;
     long best = -1;
     for (const auto& v : kVitVariants) {
-        if (v.G * v.S < M || !v.lean) continue;
-        const long cost = static_cast<long>(v.G) * (25L * v.S + 80L);
+        if (v.G * v.S < M) continue;
+        // Measured on an H200 (docs/vit-cuda.md): time per target row ~ G * (S + 6),
+        // and S = 16 (225 registers, 2 blocks per SM) about 20% more.
+        const long cost = static_cast<long>(v.G) * (v.S + 6) * (v.S >= 16 ? 6 : 5);
         if (best < 0 || cost < best) {
             best = cost;
             plan.v = &v;
@@ -95,7 +79,7 @@ VitPlan choose_plan(int M) {
     }
     if (plan.v) return plan;
     for (const auto& v : kVitVariants) {
-        if (v.G != 32 || v.S < kMinTiledS || !v.lean) continue;
+        if (v.G != 32 || v.S < kMinTiledS) continue;
         const int w = v.G * v.S;
         const int nt = (M + w - 1) / w;
         const long padded = static_cast<long>(nt) * w;

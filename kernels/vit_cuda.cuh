@@ -37,7 +37,7 @@ public:
 // targets); tests use that to exercise the split on a single GPU.
 std::unique_ptr<VitCudaEngine> make_vit_cuda_engine_ex(const std::vector<int>& devices);
 
-// Names of all kernel instances ("vit_g<group>_s<stripe>[_lean]").
+// Names of all kernel instances ("vit_g<group>_s<stripe>").
 std::vector<std::string> vit_cuda_variants();
 
 // Runs the 16-bit DPX / SIMD intrinsics on `device` at the int16 edges and

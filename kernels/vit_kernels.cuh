@@ -17,14 +17,13 @@
 // Exactness. Cells are int32 holding int16 values. Every transition word is
 // <= 0, so HMMER's saturating "x + t" is exactly max(x + t, -32768) (including
 // "x + (-32768)" = x - 32768 for x > 0); only the emission add can leave the
-// int16 range upward, and it is clamped both ways. int32 sums of two int16
-// never wrap, so the DPX int32 forms (__viaddmax_s32, __vimax3_s32) are exact;
-// the 16-bit DPX forms are never used (see docs/vit-cuda.md for the probe).
-// LEAN instances drop the -32768 floor on M, I and D (values below it stay
+// int16 range upward. int32 sums of two int16 never wrap, so the DPX int32
+// forms (__viaddmax_s32) are exact; the 16-bit DPX forms wrap and are never
+// used (see docs/vit-cuda.md for the probe). The kernel drops the -32768 floor on M, I and D (values below it stay
 // below it through every later use: transitions are <= 0, each use is a
 // monotone max-plus step, and M's predecessor max v is floored by its xB term
 // before the emission add), so a cell holds any value <= -32768 for -inf; int32
-// keeps them >= -65536, and the tiled int16 store floors them. They also drop
+// keeps them >= -65536, and the tiled int16 store floors them. It also drops
 // M's 32767 clamp: a cell above it makes xE >= 32767, the row ends the target
 // as overflow, and within a row M feeds only D, which feeds the next row.
 // The D->D chain inside a row is the max-plus closure
@@ -73,7 +72,7 @@ __device__ __forceinline__ void compose_after(int& a2, int& b2, int a1, int b1) 
     b2 = max(b1 + b2, kVitBFloor);
 }
 
-template <int G, int S, bool LEAN>
+template <int G, int S>
 __global__ void __launch_bounds__(kVitBlock) vit_kernel(const VitParams p) {
     static_assert(S % 2 == 0 && S >= 2 && 32 % G == 0 && G >= 4, "unsupported Viterbi shape");
     constexpr unsigned kFull = 0xFFFFFFFFu;
@@ -168,9 +167,8 @@ __global__ void __launch_bounds__(kVitBlock) vit_kernel(const VitParams p) {
                     v = __viaddmax_s32(pM, Ta[s].y, v);
                     v = __viaddmax_s32(pI, Ta[s].z, v);
                     v = __viaddmax_s32(pD, Ta[s].w, v);
-                    const int nI = LEAN ? __viaddmax_s32(Iv[s], Tb[s].z, Mv[s] + Tb[s].y)
-                                        : max(__viaddmax_s32(Mv[s], Tb[s].y, kVitNegInf), Iv[s] + Tb[s].z);
-                    const int nM = LEAN ? v + e : min(max(v + e, kVitNegInf), 32767);
+                    const int nI = __viaddmax_s32(Iv[s], Tb[s].z, Mv[s] + Tb[s].y);
+                    const int nM = v + e;  // unclamped: see "Exactness" above
                     Mv[s] = nM;
                     Iv[s] = nI;
                     xE = max(xE, nM);
@@ -180,14 +178,8 @@ __global__ void __launch_bounds__(kVitBlock) vit_kernel(const VitParams p) {
                 int a = kVitNegInf, b = 0;
 #pragma unroll
                 for (int s = 0; s < S; ++s) {
-                    if (LEAN) {
-                        a = __viaddmax_s32(a, Tb[s].w, Mv[s] + Tb[s].x);
-                        b += Tb[s].w;  // >= S * -32768: no floor needed inside a lane
-                    } else {
-                        a = max(Mv[s] + Tb[s].x, a + Tb[s].w);
-                        a = max(a, kVitNegInf);
-                        b = max(b + Tb[s].w, kVitBFloor);
-                    }
+                    a = __viaddmax_s32(a, Tb[s].w, Mv[s] + Tb[s].x);
+                    b += Tb[s].w;  // >= S * -32768: no floor needed inside a lane
                 }
 #pragma unroll
                 for (int o = 1; o < G; o <<= 1) {
@@ -204,8 +196,7 @@ __global__ void __launch_bounds__(kVitBlock) vit_kernel(const VitParams p) {
 #pragma unroll
                 for (int s = 0; s < S; ++s) {
                     Dv[s] = d;
-                    d = LEAN ? __viaddmax_s32(d, Tb[s].w, Mv[s] + Tb[s].x)
-                             : max(max(Mv[s] + Tb[s].x, d + Tb[s].w), kVitNegInf);
+                    d = __viaddmax_s32(d, Tb[s].w, Mv[s] + Tb[s].x);
                 }
                 if (tiled) {
 #pragma unroll
