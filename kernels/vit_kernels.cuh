@@ -8,7 +8,7 @@
 // warp have almost equal lengths). The model is cut into tiles of G*S nodes;
 // lane t of a group owns S consecutive nodes of a tile. A model of
 // one tile keeps its M/I/D row in registers; longer models keep each tile's
-// row in a per-warp global scratch (coalesced, L1/L2 resident) between tiles.
+// row in a per-group global scratch (coalesced, L1/L2 resident) between tiles.
 // The profile is read through the read-only cache in a lane-interleaved
 // layout, so a warp's loads are consecutive. Transition words are stored as
 // int32 (no unpacking in the row loop) and held in registers: for a one-tile
@@ -19,17 +19,19 @@
 // "x + (-32768)" = x - 32768 for x > 0); only the emission add can leave the
 // int16 range upward. int32 sums of two int16 never wrap, so the DPX int32
 // forms (__viaddmax_s32) are exact; the 16-bit DPX forms wrap and are never
-// used (see docs/vit-cuda.md for the probe). The kernel drops the -32768 floor on M, I and D (values below it stay
-// below it through every later use: transitions are <= 0, each use is a
-// monotone max-plus step, and M's predecessor max v is floored by its xB term
-// before the emission add), so a cell holds any value <= -32768 for -inf; int32
-// keeps them >= -65536, and the tiled int16 store floors them. It also drops
-// M's 32767 clamp: a cell above it makes xE >= 32767, the row ends the target
-// as overflow, and within a row M feeds only D, which feeds the next row.
+// used (see docs/vit-cuda.md for the probe).
+// The kernel drops the -32768 floor on M, I and D: values below it stay below
+// it through every later use (transitions are <= 0, each use is a monotone
+// max-plus step, and M's predecessor max v is floored by its xB term before
+// the emission add), so a cell holds any value <= -32768 for -inf; int32 keeps
+// them >= -65536, and the tiled int16 store floors them. It also drops M's
+// 32767 clamp: a cell above it makes xE >= 32767, the row ends the target as
+// overflow, and within a row M feeds only D, which feeds the next row. (A
+// finished group's cells are garbage from then on and never read.)
 // The D->D chain inside a row is the max-plus closure
 //   D(k+1) = max(M(k) + MD(k), D(k) + DD(k), -32768),
 // which with a floor at -32768 composes exactly like plain max-plus affine
-// maps f(d) = max(a, d + b): each lane folds its S nodes into (a, b), a warp
+// maps f(d) = max(a, d + b): each lane folds its S nodes into (a, b), a group
 // scan of those maps gives each lane the D entering its first node, and a
 // second pass over the lane's nodes writes the D values.
 #pragma once
