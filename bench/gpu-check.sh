@@ -7,6 +7,7 @@
 #   BENCH_RESIDUES=n      residues for bench_msv_gpu (default 1e9)
 #   BENCH_MODELS=a,b,c    model lengths (default 86,260,1142)
 #   BENCH_DEVICES=0,1|all devices for the benchmark (default all)
+#   VIT_BENCH_RESIDUES=n, VIT_BENCH_MODELS=a,b,c   the same for bench_vit_gpu (2e8; 86,260,1142)
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 logs=${OUT:-$PWD/gpu-check-logs}
@@ -53,8 +54,18 @@ if [[ -x $bench ]]; then
     summary+=("$(printf '%-28s %-16s %4ds' bench_msv_gpu "rc=$rc" $((SECONDS - start)))")
 fi
 
+vbench=$(dirname "$bench")/bench_vit_gpu
+if [[ -x $vbench ]]; then
+    start=$SECONDS
+    timeout "${BENCH_TIMEOUT:-240}" "$vbench" "${VIT_BENCH_RESIDUES:-200000000}" "${VIT_BENCH_MODELS:-86,260,1142}" 3 "${BENCH_DEVICES:-0}" >"$logs/bench_vit_gpu.log" 2>&1
+    rc=$?
+    [[ $rc -eq 0 ]] || status=1
+    summary+=("$(printf '%-28s %-16s %4ds' bench_vit_gpu "rc=$rc" $((SECONDS - start)))")
+fi
+
 echo
 echo "== gpu-check summary =="
 printf '%s\n' "${summary[@]}"
 [[ -f $logs/bench_msv_gpu.log ]] && sed -n '/^M /,$p' "$logs/bench_msv_gpu.log" && grep -E "MISMATCH|database" "$logs/bench_msv_gpu.log" | head -8
+[[ -f $logs/bench_vit_gpu.log ]] && grep -v '^dpx-probe' "$logs/bench_vit_gpu.log" | sed -n '/^M /,$p' && grep -E "MISMATCH|database" "$logs/bench_vit_gpu.log" | head -8
 exit $status

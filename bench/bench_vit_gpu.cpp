@@ -1,0 +1,154 @@
+// Benchmark of the CUDA Viterbi-filter engine: random realistic-shaped models
+// (M = 86, 260, 1142 by default) against a synthetic protein database; reports
+// TCUPS = M x residues / kernel seconds (CUDA events, median of the reps) and
+// checks a sample of targets against vit_reference. Also prints the DPX probe.
+//   bench_vit_gpu [residues=2e8] [models=86,260,1142] [reps=3] [devices=0|all|0,1] [variants]
+// "variants" also times every kernel instance once per model.
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "core/device.hpp"
+#include "core/hmm.hpp"
+#include "core/profile.hpp"
+#include "core/seq_batch.hpp"
+#include "core/vit_profile.hpp"
+#include "core/vit_reference.hpp"
+
+#ifdef WARPDP_HAVE_CUDA
+#include "kernels/vit_cuda.cuh"
+
+using namespace warpdp;
+
+namespace {
+
+std::mt19937_64 gen(20261121);
+float frand(float lo, float hi) { return std::uniform_real_distribution<float>(lo, hi)(gen); }
+int irand(int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(gen); }
+
+// Transitions shaped like Pfam's (MM ~ 0.9, short inserts and deletes),
+// emissions peaked on one residue per node.
+Hmm bench_hmm(int M) {
+    Hmm h;
+    h.name = "bench";
+    h.M = M;
+    h.K = 20;
+    h.t.assign(static_cast<size_t>(M) + 1, {});
+    for (auto& t : h.t) {
+        const float mi = frand(0.01f, 0.05f), md = frand(0.01f, 0.05f);
+        t[kTMM] = 1.0f - mi - md; t[kTMI] = mi; t[kTMD] = md;
+        const float ii = frand(0.3f, 0.6f), dd = frand(0.2f, 0.5f);
+        t[kTIM] = 1.0f - ii; t[kTII] = ii; t[kTDM] = 1.0f - dd; t[kTDD] = dd;
+    }
+    h.mat.assign(static_cast<size_t>(M + 1) * 20, 0.0f);
+    h.ins.assign(static_cast<size_t>(M + 1) * 20, 0.05f);
+    h.compo.assign(20, 0.05f);
+    for (int k = 1; k <= M; ++k) {
+        float* p = &h.mat[static_cast<size_t>(k) * 20];
+        float sum = 0;
+        for (int x = 0; x < 20; ++x) sum += (p[x] = frand(0.01f, 1.0f));
+        p[irand(0, 19)] += sum * frand(0.5f, 3.0f);
+        sum = 0;
+        for (int x = 0; x < 20; ++x) sum += p[x];
+        for (int x = 0; x < 20; ++x) p[x] /= sum;
+    }
+    return h;
+}
+
+SeqBatch bench_db(uint64_t residues) {
+    SeqBatch b;
+    std::lognormal_distribution<double> len(5.6, 0.7);
+    while (b.total_residues() < residues) {
+        const size_t L = std::clamp<size_t>(static_cast<size_t>(len(gen)), 20, 30000);
+        for (size_t i = 0; i < L; ++i) b.residues.push_back(static_cast<uint8_t>(irand(0, 19)));
+        b.close_record("s" + std::to_string(b.size()), "");
+    }
+    return b;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    const uint64_t residues = argc > 1 ? static_cast<uint64_t>(std::atof(argv[1])) : 200000000ull;
+    std::vector<int> models;
+    {
+        std::stringstream ss(argc > 2 ? argv[2] : "86,260,1142");
+        for (std::string t; std::getline(ss, t, ',');) models.push_back(std::stoi(t));
+    }
+    const int reps = argc > 3 ? std::atoi(argv[3]) : 3;
+    const std::string devarg = argc > 4 ? argv[4] : "0";
+    const bool all_variants = argc > 5 && std::string(argv[5]) == "variants";
+    const auto gpus = list_gpus();
+    if (gpus.empty()) {
+        std::printf("no CUDA GPU visible\n");
+        return 77;
+    }
+    std::vector<int> devices;
+    if (devarg == "all") {
+        for (const auto& g : gpus) devices.push_back(g.index);
+    } else {
+        std::stringstream ss(devarg);
+        for (std::string t; std::getline(ss, t, ',');) devices.push_back(std::stoi(t));
+    }
+    for (const auto& line : vit_cuda_dpx_probe(devices.front())) std::printf("dpx-probe: %s\n", line.c_str());
+    const SeqBatch db = bench_db(residues);
+    std::printf("database: %zu targets, %llu residues; %zu device(s): %s\n", db.size(),
+                static_cast<unsigned long long>(db.total_residues()), devices.size(), gpus.front().name.c_str());
+    auto eng = make_vit_cuda_engine_ex(devices);
+    eng->load_targets(db);
+    std::vector<uint32_t> all(db.size());
+    for (uint32_t i = 0; i < all.size(); ++i) all[i] = i;
+    std::vector<uint32_t> out(db.size());
+    int status = 0;
+    std::printf("M      variant      tiles  targets   residues     cells        kernel_ms(median)  TCUPS   checked  mismatches\n");
+    for (int M : models) {
+        const VitWordProfile wp = build_vit_profile(build_profile(bench_hmm(M)));
+        std::vector<double> ms;
+        for (int r = 0; r < reps; ++r) {
+            eng->score(wp, all, out);
+            ms.push_back(eng->last_stats().kernel_ms);
+        }
+        std::sort(ms.begin(), ms.end());
+        const double med = ms[ms.size() / 2];
+        const auto st = eng->last_stats();
+        const double cells = static_cast<double>(M) * static_cast<double>(st.residues);
+        int bad = 0, checked = 0;
+        for (size_t t = 0; t < db.size(); t += std::max<size_t>(1, db.size() / 64), ++checked)
+            if (vit_reference(wp, db.seq(t)) != out[t]) {
+                if (++bad <= 3) std::printf("MISMATCH M=%d target %zu: got %u\n", M, t, out[t]);
+            }
+        if (bad) status = 1;
+        std::printf("%-6d %-12s %-6d %-9llu %-12llu %-12.4g %-18.2f %-7.3f %-8d %d\n", M, st.variant.c_str(),
+                    st.tiles, static_cast<unsigned long long>(st.targets),
+                    static_cast<unsigned long long>(st.residues), cells, med, cells / (med * 1e-3) / 1e12, checked,
+                    bad);
+        if (!all_variants) continue;
+        // Every instance once (tiled where narrower than M), to set the dispatcher from data.
+        for (const std::string& name : vit_cuda_variants()) {
+            eng->force_variant(name);
+            eng->score(wp, all, out);
+            const auto fs = eng->last_stats();
+            int fbad = 0;
+            for (size_t t = 0; t < db.size(); t += std::max<size_t>(1, db.size() / 16))
+                fbad += vit_reference(wp, db.seq(t)) != out[t];
+            if (fbad) status = 1;
+            std::printf("  forced %-12s tiles %-3d %9.2f ms  %.3f TCUPS  %s\n", name.c_str(), fs.tiles, fs.kernel_ms,
+                        cells / (fs.kernel_ms * 1e-3) / 1e12, fbad ? "MISMATCH" : "ok");
+        }
+        eng->force_variant("");
+    }
+    return status;
+}
+
+#else
+
+int main() {
+    std::printf("bench_vit_gpu: built without CUDA support\n");
+    return 77;
+}
+
+#endif

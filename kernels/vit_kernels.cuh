@@ -1,0 +1,240 @@
+// The Viterbi filter's CUDA kernel (HMMER 3.3.2 semantics, spec §6.2). Kernels
+// only compute: device pointers, sizes and a parameter struct in, results out;
+// vit_cuda.cu decides shapes and launches.
+//
+// Layout. A group of G lanes (G = 8, 16 or 32, within one warp) owns one
+// target and steps its rows; a warp's 32/G groups step rows together (the
+// warp runs to its longest target; targets are length-sorted, so groups of a
+// warp have almost equal lengths). The model is cut into tiles of G*S nodes;
+// lane t of a group owns S consecutive nodes of a tile. A model of
+// one tile keeps its M/I/D row in registers; longer models keep each tile's
+// row in a per-group global scratch (coalesced, L1/L2 resident) between tiles.
+// The profile is read through the read-only cache in a lane-interleaved
+// layout, so a warp's loads are consecutive. Transition words are stored as
+// int32 (no unpacking in the row loop) and held in registers: for a one-tile
+// model once per target, for tiled models once per tile and row.
+//
+// Exactness. Cells are int32 holding int16 values. Every transition word is
+// <= 0, so HMMER's saturating "x + t" is exactly max(x + t, -32768) (including
+// "x + (-32768)" = x - 32768 for x > 0); only the emission add can leave the
+// int16 range upward. int32 sums of two int16 never wrap, so the DPX int32
+// forms (__viaddmax_s32) are exact; the 16-bit DPX forms wrap and are never
+// used (see docs/vit-cuda.md for the probe).
+// The kernel drops the -32768 floor on M, I and D: values below it stay below
+// it through every later use (transitions are <= 0, each use is a monotone
+// max-plus step, and M's predecessor max v is floored by its xB term before
+// the emission add), so a cell holds any value <= -32768 for -inf; int32 keeps
+// them >= -65536, and the tiled int16 store floors them. It also drops M's
+// 32767 clamp: a cell above it makes xE >= 32767, the row ends the target as
+// overflow, and within a row M feeds only D, which feeds the next row. (A
+// finished group's cells are garbage from then on and never read.)
+// The D->D chain inside a row is the max-plus closure
+//   D(k+1) = max(M(k) + MD(k), D(k) + DD(k), -32768),
+// which with a floor at -32768 composes exactly like plain max-plus affine
+// maps f(d) = max(a, d + b): each lane folds its S nodes into (a, b), a group
+// scan of those maps gives each lane the D entering its first node, and a
+// second pass over the lane's nodes writes the D values.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+namespace warpdp::cuda {
+
+inline constexpr int kVitBlock = 128;        // 4 warps
+inline constexpr int kVitNegInf = -32768;
+inline constexpr int kVitBFloor = -(1 << 20);  // a chained DD sum below this is -inf for any D
+
+struct VitTargets {
+    const uint8_t* res = nullptr;   // residues, back to back
+    const uint64_t* off = nullptr;  // start of target i in res
+    const uint32_t* len = nullptr;
+    const int16_t* ncj = nullptr;   // NCJmove(L) per target (host logf, bit-exact)
+};
+
+struct VitParams {
+    VitTargets tg;
+    const uint32_t* list = nullptr;  // targets to score (indices into tg), in work order
+    uint32_t n = 0;                  // entries in list
+    uint32_t* out = nullptr;         // out[j] = raw result of list[j]
+    const int4* trans = nullptr;     // [((tile*S + j)*2 + h)*G + t]: h=0 {BM, MM, IM, DM}, h=1 {MD, MI, II, DD}
+    const uint32_t* emit = nullptr;  // [((x*ntiles + tile)*S/2 + jp)*G + t]: nodes 2jp | 2jp+1 << 16
+    int ntiles = 1;
+    int16_t* scratch = nullptr;      // per group: [tile][state 3][j][t], only when ntiles > 1
+    uint32_t* work = nullptr;        // work counter, zeroed before the launch
+};
+
+__device__ __forceinline__ int lo16(uint32_t w) { return static_cast<int16_t>(w & 0xFFFFu); }
+__device__ __forceinline__ int hi16(uint32_t w) { return static_cast<int16_t>(w >> 16); }
+
+// One (a, b) max-plus map after another: x -> max(a2, max(a1, x + b1) + b2).
+__device__ __forceinline__ void compose_after(int& a2, int& b2, int a1, int b1) {
+    a2 = max(a2, a1 + b2);
+    b2 = max(b1 + b2, kVitBFloor);
+}
+
+template <int G, int S>
+__global__ void __launch_bounds__(kVitBlock) vit_kernel(const VitParams p) {
+    static_assert(S % 2 == 0 && S >= 2 && 32 % G == 0 && G >= 4, "unsupported Viterbi shape");
+    constexpr unsigned kFull = 0xFFFFFFFFu;
+    constexpr int TPW = 32 / G;  // targets per warp
+    const int lane = static_cast<int>(threadIdx.x) & 31;
+    const int t = lane % G;      // lane within the target's group
+    const size_t warp_id = (static_cast<size_t>(blockIdx.x) * blockDim.x + threadIdx.x) / 32;
+    const bool tiled = p.ntiles > 1;
+    const size_t tile_words = static_cast<size_t>(3) * S * G;
+    int16_t* scr = tiled ? p.scratch + (warp_id * TPW + static_cast<size_t>(lane / G)) * p.ntiles * tile_words
+                         : nullptr;
+    const uint32_t n_units = (p.n + TPW - 1) / TPW;
+
+    for (;;) {
+        uint32_t unit = 0;
+        if (lane == 0) unit = atomicAdd(p.work, 1u);
+        unit = __shfl_sync(kFull, unit, 0);
+        if (unit >= n_units) break;
+        const uint32_t j = unit * TPW + static_cast<uint32_t>(lane / G);
+        const bool valid = j < p.n;
+        const uint8_t* seq = nullptr;
+        int L = 0, ncj = 0;
+        if (valid) {
+            const uint32_t tg = p.list[j];
+            seq = p.tg.res + p.tg.off[tg];
+            L = static_cast<int>(p.tg.len[tg]);
+            ncj = p.tg.ncj[tg];
+        }
+        // The warp steps the rows of its longest target; a group past its own
+        // end (or overflowed) keeps computing on code 0 but its xC/xJ/xB freeze.
+        int rows = L;
+#pragma unroll
+        for (int o = 16; o >= 1; o >>= 1) rows = max(rows, __shfl_xor_sync(kFull, rows, o));
+        const int xN = 12000;
+        int xB = xN + ncj, xC = kVitNegInf, xJ = kVitNegInf;
+
+        int Mv[S], Iv[S], Dv[S];
+#pragma unroll
+        for (int s = 0; s < S; ++s) Mv[s] = Iv[s] = Dv[s] = kVitNegInf;
+        if (tiled) {
+            for (size_t q = static_cast<size_t>(t); q < p.ntiles * tile_words; q += G)
+                scr[q] = static_cast<int16_t>(kVitNegInf);
+            __syncwarp();
+        }
+
+        int4 Ta[S], Tb[S];  // this lane's transitions of the current tile (see VitParams::trans)
+        bool overflow = false;
+        for (int i = 0; i < rows; ++i) {
+            const bool active = i < L && !overflow;
+            if (!__any_sync(kFull, active)) break;
+            const int x = active ? __ldg(seq + i) : 0;
+            int xE = kVitNegInf;
+            int cM = kVitNegInf, cI = kVitNegInf, cD = kVitNegInf;  // previous row, node before the tile
+            int cE = kVitNegInf;                                    // D entering the tile's first node
+            for (int tile = 0; tile < p.ntiles; ++tile) {
+                int16_t* ts = tiled ? scr + static_cast<size_t>(tile) * tile_words : nullptr;
+                if (tiled) {
+#pragma unroll
+                    for (int s = 0; s < S; ++s) {
+                        Mv[s] = ts[(0 * S + s) * G + t];
+                        Iv[s] = ts[(1 * S + s) * G + t];
+                        Dv[s] = ts[(2 * S + s) * G + t];
+                    }
+                }
+                // Diagonal inputs of node 0 of this lane: the previous lane's last node.
+                int dM = __shfl_up_sync(kFull, Mv[S - 1], 1, G);
+                int dI = __shfl_up_sync(kFull, Iv[S - 1], 1, G);
+                int dD = __shfl_up_sync(kFull, Dv[S - 1], 1, G);
+                if (t == 0) { dM = cM; dI = cI; dD = cD; }
+                cM = __shfl_sync(kFull, Mv[S - 1], G - 1, G);
+                cI = __shfl_sync(kFull, Iv[S - 1], G - 1, G);
+                cD = __shfl_sync(kFull, Dv[S - 1], G - 1, G);
+
+                if (tiled || i == 0) {
+                    const int4* tr = p.trans + static_cast<size_t>(tile) * S * 2 * G + t;
+#pragma unroll
+                    for (int s = 0; s < S; ++s) {
+                        Ta[s] = __ldg(tr + (2 * s) * G);
+                        Tb[s] = __ldg(tr + (2 * s + 1) * G);
+                    }
+                }
+                const uint32_t* em = p.emit + (static_cast<size_t>(x) * p.ntiles + tile) * (S / 2) * G + t;
+                // M and I, highest node first so node s-1 still holds the previous row.
+#pragma unroll
+                for (int s = S - 1; s >= 0; --s) {
+                    const uint32_t ew = __ldg(em + (s / 2) * G);
+                    const int e = (s & 1) ? hi16(ew) : lo16(ew);
+                    const int pM = s ? Mv[s - 1] : dM;
+                    const int pI = s ? Iv[s - 1] : dI;
+                    const int pD = s ? Dv[s - 1] : dD;
+                    int v = max(xB + Ta[s].x, kVitNegInf);
+                    v = __viaddmax_s32(pM, Ta[s].y, v);
+                    v = __viaddmax_s32(pI, Ta[s].z, v);
+                    v = __viaddmax_s32(pD, Ta[s].w, v);
+                    const int nI = __viaddmax_s32(Iv[s], Tb[s].z, Mv[s] + Tb[s].y);
+                    const int nM = v + e;  // unclamped: see "Exactness" above
+                    Mv[s] = nM;
+                    Iv[s] = nI;
+                    xE = max(xE, nM);
+                }
+                // D: fold this lane's nodes into x -> max(a, x + b) (x = D entering node 0,
+                // result = D leaving the last node), scan across the group, then write.
+                int a = kVitNegInf, b = 0;
+#pragma unroll
+                for (int s = 0; s < S; ++s) {
+                    a = __viaddmax_s32(a, Tb[s].w, Mv[s] + Tb[s].x);
+                    b += Tb[s].w;  // >= S * -32768: no floor needed inside a lane
+                }
+#pragma unroll
+                for (int o = 1; o < G; o <<= 1) {
+                    const int ua = __shfl_up_sync(kFull, a, o, G);
+                    const int ub = __shfl_up_sync(kFull, b, o, G);
+                    if (t >= o) compose_after(a, b, ua, ub);
+                }
+                // Inclusive map of lanes 0..t applied to the D entering the tile.
+                const int leave = max(a, cE + b);
+                int din = __shfl_up_sync(kFull, leave, 1, G);
+                if (t == 0) din = cE;
+                cE = __shfl_sync(kFull, leave, G - 1, G);
+                int d = max(din, kVitNegInf);
+#pragma unroll
+                for (int s = 0; s < S; ++s) {
+                    Dv[s] = d;
+                    d = __viaddmax_s32(d, Tb[s].w, Mv[s] + Tb[s].x);
+                }
+                if (tiled) {
+#pragma unroll
+                    for (int s = 0; s < S; ++s) {
+                        ts[(0 * S + s) * G + t] = static_cast<int16_t>(max(Mv[s], kVitNegInf));
+                        ts[(1 * S + s) * G + t] = static_cast<int16_t>(max(Iv[s], kVitNegInf));
+                        ts[(2 * S + s) * G + t] = static_cast<int16_t>(max(Dv[s], kVitNegInf));
+                    }
+                }
+            }
+#pragma unroll
+            for (int o = G / 2; o >= 1; o >>= 1) xE = max(xE, __shfl_xor_sync(kFull, xE, o));
+            if (active) {
+                if (xE >= 32767) {
+                    overflow = true;
+                } else {
+                    xC = max(xC, xE - 500);
+                    xJ = max(xJ, xE - 500);
+                    xB = max(xJ, xN) + ncj;
+                }
+            }
+        }
+        uint32_t result;
+        if (overflow) result = 0xFFFFFFFFu;
+        else if (xC <= kVitNegInf) result = 0xFFFFFFFEu;
+        else result = static_cast<uint32_t>(xC + 32768);
+        if (valid && t == 0) p.out[j] = result;
+        if (tiled) __syncwarp();
+    }
+}
+
+// Prints nothing, decides nothing: the 16-bit DPX and SIMD intrinsics at the
+// int16 edges, for the probe table (vit_probe.cu).
+struct DpxProbeRow {
+    int a, b, c;
+    int viaddmax, vimax3, vimax_relu, viaddmax_relu, vaddss2;
+};
+
+}  // namespace warpdp::cuda
