@@ -18,6 +18,7 @@
 #include "core/background.hpp"
 #include "core/candidate_stream.hpp"
 #include "core/cli.hpp"
+#include "core/device.hpp"
 #include "core/errors.hpp"
 #include "core/hmm_reader.hpp"
 #include "core/msv_cpu.hpp"
@@ -138,7 +139,7 @@ int run(int argc, char** argv) {
     }
 
     const DeviceChoice dev = resolve_device(common.device);
-    auto vit_engine = make_vit_cpu_engine(common.threads);
+    auto vit_engine = dev.cuda ? make_vit_cuda_engine(dev.gpus) : make_vit_cpu_engine(common.threads);
     auto msv_engine = make_msv_cpu_engine(common.threads);  // rescoring candidates only
 
     SeqReaderOptions ropt;
@@ -157,6 +158,7 @@ int run(int argc, char** argv) {
     std::vector<uint32_t> vit_raw;
     while (reader.next(chunk)) {
         std::vector<bool> surviving(chunk.size(), false);
+        vit_engine->load_targets(chunk);  // once per chunk: on a GPU, one upload for all models
         for (size_t mi = 0; mi < models.size(); ++mi) {
             Model& m = models[mi];
             // Which targets of this chunk go to the Viterbi filter, with their filtersc.
@@ -214,7 +216,6 @@ int run(int argc, char** argv) {
                 }
             }
             vit_raw.assign(which.size(), 0);
-            vit_engine->load_targets(chunk);
             if (!which.empty()) vit_engine->score(m.vit.words, which, vit_raw);
             for (size_t j = 0, r = 0; j < which.size(); ++j) {
                 while (chunk_rows[r].target != chunk.first_index + which[j]) ++r;
