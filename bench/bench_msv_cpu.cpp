@@ -5,19 +5,19 @@
 // (the machine is shared; the best run is the least disturbed one).
 //   usage: bench_msv_cpu [Mresidues=20] [repeats=3] [threads=0] [M,M,...=86,260,1142]
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <functional>
 #include <random>
 #include <vector>
 
+#include "bench/bench_support.hpp"
 #include "core/hmmer_units.hpp"
 #include "core/msv_cpu.hpp"
 #include "core/msv_reference.hpp"
 
 using namespace warpdp;
+using warpdp::bench::best_seconds;
 
 namespace {
 
@@ -55,26 +55,6 @@ MsvByteProfile bench_profile(int M, std::mt19937_64& g) {
     return p;
 }
 
-SeqBatch bench_targets(uint64_t residues, std::mt19937_64& g) {
-    SeqBatch b;
-    std::uniform_int_distribution<int> len(200, 500), res(0, 19);
-    while (b.total_residues() < residues) {
-        for (int n = len(g); n > 0; --n) b.residues.push_back(static_cast<uint8_t>(res(g)));
-        b.close_record("", "");
-    }
-    return b;
-}
-
-double best_seconds(int repeats, const std::function<void()>& f) {
-    double best = 1e300;
-    for (int r = 0; r < repeats; ++r) {
-        const auto t0 = std::chrono::steady_clock::now();
-        f();
-        best = std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
-    }
-    return best;
-}
-
 SeqBatch slice(const SeqBatch& b, uint64_t residues) {
     SeqBatch s;
     for (size_t t = 0; t < b.size() && s.total_residues() < residues; ++t) {
@@ -103,7 +83,7 @@ int main(int argc, char** argv) {
         m = *end == ',' ? end + 1 : end;
     }
     std::mt19937_64 g(20260101);
-    const SeqBatch all = bench_targets(static_cast<uint64_t>(mres * 1e6), g);
+    const SeqBatch all = bench::random_protein(static_cast<uint64_t>(mres * 1e6), 200, 500, g);
     const SeqBatch small = slice(all, 300000);
     const SeqBatch fifth = slice(all, all.total_residues() / 5);
     std::printf("# %zu targets, %llu residues (reference: %zu targets, %llu residues); best of %d\n", all.size(),

@@ -4,7 +4,6 @@
 // threaded engine. Prints cells (M x residues) and GCUPS; best of REPEAT
 // runs because the machine is shared. Usage: bench_vit_cpu [Mresidues] [repeat] [threads]
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <random>
@@ -12,68 +11,23 @@
 #include <thread>
 #include <vector>
 
+#include "bench/bench_support.hpp"
 #include "core/profile.hpp"
 #include "core/seq_batch.hpp"
 #include "core/vit_cpu.hpp"
 #include "core/vit_reference.hpp"
+#include "tests/unit/random_hmm.hpp"
 
 using namespace warpdp;
-
-namespace {
-
-Hmm random_hmm(int M, std::mt19937_64& g) {
-    std::uniform_real_distribution<float> u(0.01f, 1.0f);
-    auto fill = [&](float* p, int n) {
-        float s = 0;
-        for (int i = 0; i < n; ++i) s += (p[i] = u(g));
-        for (int i = 0; i < n; ++i) p[i] /= s;
-    };
-    Hmm h;
-    h.M = M;
-    h.t.assign(static_cast<size_t>(M) + 1, {});
-    for (auto& t : h.t) {
-        fill(&t[kTMM], 3);
-        fill(&t[kTIM], 2);
-        fill(&t[kTDM], 2);
-    }
-    h.mat.assign(static_cast<size_t>(M + 1) * 20, 0.0f);
-    h.ins.assign(static_cast<size_t>(M + 1) * 20, 0.0f);
-    h.compo.assign(20, 0.0f);
-    for (int k = 1; k <= M; ++k) fill(&h.mat[static_cast<size_t>(k) * 20], 20);
-    for (int k = 0; k <= M; ++k) fill(&h.ins[static_cast<size_t>(k) * 20], 20);
-    return h;
-}
-
-// Random protein in records of 100..600 residues (typical UniProt lengths).
-SeqBatch random_db(uint64_t residues, std::mt19937_64& g) {
-    SeqBatch b;
-    std::uniform_int_distribution<int> len(100, 600), aa(0, 19);
-    while (b.total_residues() < residues) {
-        for (int n = len(g); n > 0; --n) b.residues.push_back(static_cast<uint8_t>(aa(g)));
-        b.close_record("r", "");
-    }
-    return b;
-}
-
-template <class F>
-double best_seconds(int repeat, F&& f) {
-    double best = 1e30;
-    for (int r = 0; r < repeat; ++r) {
-        const auto t0 = std::chrono::steady_clock::now();
-        f();
-        best = std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
-    }
-    return best;
-}
-
-}  // namespace
+using warpdp::bench::best_seconds;
 
 int main(int argc, char** argv) {
     const double mres = argc > 1 ? std::atof(argv[1]) : 2.0;
     const int repeat = argc > 2 ? std::atoi(argv[2]) : 3;
     const unsigned threads = argc > 3 ? static_cast<unsigned>(std::atoi(argv[3])) : 0;
     std::mt19937_64 g(12345);
-    const SeqBatch db = random_db(static_cast<uint64_t>(mres * 1e6), g);
+    // Random protein in records of 100..600 residues (typical UniProt lengths).
+    const SeqBatch db = bench::random_protein(static_cast<uint64_t>(mres * 1e6), 100, 600, g);
     std::vector<uint32_t> all(db.size());
     for (size_t i = 0; i < all.size(); ++i) all[i] = static_cast<uint32_t>(i);
     std::vector<uint32_t> out(db.size()), want(db.size());
@@ -81,7 +35,7 @@ int main(int argc, char** argv) {
                 static_cast<unsigned long long>(db.total_residues()), repeat);
     std::printf("%6s %-14s %14s %9s %8s\n", "M", "variant", "cells", "seconds", "GCUPS");
     for (int M : {86, 260, 1142}) {
-        const VitWordProfile wp = build_vit_profile(build_profile(random_hmm(M, g)));
+        const VitWordProfile wp = build_vit_profile(build_profile(test::random_hmm(M, g)));
         const double cells = static_cast<double>(M) * static_cast<double>(db.total_residues());
         auto row = [&](const std::string& name, double s, double c) {
             std::printf("%6d %-14s %14.0f %9.3f %8.2f\n", M, name.c_str(), c, s, c / s / 1e9);

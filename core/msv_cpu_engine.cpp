@@ -1,18 +1,16 @@
 // make_msv_cpu_engine: the CPU MSV engine. Threads pull blocks of targets
-// from an atomic counter and write out[t] directly, so the result never
+// (core/parallel.hpp) and write out[t] directly, so the result never
 // depends on the thread count or on scheduling. One striped profile is built
 // per model and shared read-only; each worker owns one scratch row, reused
 // for every target and every model.
 #include <algorithm>
-#include <atomic>
-#include <exception>
-#include <mutex>
 #include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "core/msv_cpu.hpp"
+#include "core/parallel.hpp"
 
 namespace warpdp {
 namespace {
@@ -56,32 +54,11 @@ public:
                                         " slots for " + std::to_string(targets_->size()) + " targets");
         const MsvStripedProfile sp(profile, msv_isa_width(isa_));
         const size_t nblocks = block_start_.size() - 1;
-        std::atomic<size_t> next{0};
-        std::exception_ptr failure;
-        std::mutex failure_mu;
-        auto work = [&](MsvCpuScratch& scratch) {
-            try {
-                for (size_t b = next.fetch_add(1, std::memory_order_relaxed); b < nblocks;
-                     b = next.fetch_add(1, std::memory_order_relaxed)) {
-                    for (size_t t = block_start_[b]; t < block_start_[b + 1]; ++t)
-                        out[t] = msv_cpu_score_one(isa_, profile, sp, targets_->seq(t), scratch);
-                }
-            } catch (...) {
-                const std::lock_guard<std::mutex> lock(failure_mu);
-                if (!failure) failure = std::current_exception();
-                next.store(nblocks);
-            }
-        };
-        const size_t nthreads = std::min<size_t>(threads_, nblocks);
-        if (nthreads <= 1) {
-            work(scratch_[0]);
-        } else {
-            std::vector<std::jthread> pool;
-            pool.reserve(nthreads - 1);
-            for (size_t w = 1; w < nthreads; ++w) pool.emplace_back([&, w] { work(scratch_[w]); });
-            work(scratch_[0]);
-        }  // jthreads join here
-        if (failure) std::rethrow_exception(failure);
+        // One block per hand-out; at most threads_ workers, one scratch each.
+        parallel_for_workers(nblocks, threads_, 1, [&](unsigned w, size_t b) {
+            for (size_t t = block_start_[b]; t < block_start_[b + 1]; ++t)
+                out[t] = msv_cpu_score_one(isa_, profile, sp, targets_->seq(t), scratch_[w]);
+        });
     }
 
 private:

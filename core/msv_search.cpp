@@ -4,30 +4,16 @@
 #include "core/msv_search.hpp"
 
 #include <algorithm>
-#include <atomic>
-#include <thread>
 
+#include "core/parallel.hpp"
 
 namespace warpdp {
 
 namespace {
 
-template <class F>
-void parallel_for(size_t n, unsigned threads, F&& body) {
-    if (threads <= 1 || n < 64) {
-        for (size_t i = 0; i < n; ++i) body(i);
-        return;
-    }
-    constexpr size_t kGrain = 256;
-    std::atomic<size_t> next{0};
-    auto worker = [&] {
-        for (size_t b; (b = next.fetch_add(kGrain)) < n;)
-            for (size_t i = b; i < std::min(n, b + kGrain); ++i) body(i);
-    };
-    std::vector<std::jthread> pool;
-    for (unsigned t = 1; t < threads; ++t) pool.emplace_back(worker);
-    worker();
-}
+// Targets per block handed to a thread: a log and an exp each, so blocks are
+// large; a chunk of no more targets than this is decided on the calling thread.
+constexpr size_t kGrain = 256;
 
 }  // namespace
 
@@ -37,7 +23,7 @@ void msv_decide(const MsvModel& model, const SeqBatch& chunk, std::span<const ui
     // Scores and P-values first, in parallel (a log and an exp per target);
     // then the rows are collected in target order.
     std::vector<MsvRow> all(chunk.size());
-    parallel_for(chunk.size(), opt.threads, [&](size_t t) {
+    parallel_for(chunk.size(), opt.threads, kGrain, [&](size_t t) {
         MsvRow& r = all[t];
         r.target = chunk.first_index + t;
         r.length = chunk.length(t);
@@ -58,7 +44,7 @@ void msv_decide(const MsvModel& model, const SeqBatch& chunk, std::span<const ui
         if (r.passed_msv || opt.all) rows.push_back(r);
     }
     // The bias filter costs a log per residue: only MSV survivors pay it, in parallel.
-    parallel_for(need_bias.size(), opt.threads, [&](size_t j) {
+    parallel_for(need_bias.size(), opt.threads, kGrain, [&](size_t j) {
         MsvRow& r = rows[need_bias[j]];
         const auto t = static_cast<size_t>(r.target - chunk.first_index);
         const MsvVerdict v = msv_verdict(model, chunk.seq(t), raw[t], opt.F1, true);

@@ -4,9 +4,10 @@
 #include "core/vit_cpu.hpp"
 
 #include <algorithm>
-#include <atomic>
 #include <stdexcept>
 #include <thread>
+
+#include "core/parallel.hpp"
 
 namespace warpdp {
 
@@ -119,35 +120,18 @@ public:
         const VariantInfo& vi = info(variant_);
         const VitStripedProfile sp = build_vit_striped(profile, vi.lanes);
         const size_t row_len = 3 * static_cast<size_t>(sp.Q) * static_cast<size_t>(sp.W);
-        const unsigned nt = static_cast<unsigned>(std::min<size_t>(threads_, which.size()));
-        if (scratch_.size() < nt) scratch_.resize(nt);
-        std::atomic<size_t> next{0};
         // Targets are handed out a few at a time; each result depends only on
         // its own target, so the schedule cannot change the output.
         constexpr size_t kChunk = 4;
-        auto worker = [&](unsigned id) {
-            VitWords& rows = scratch_[id];
-            if (rows.size() < row_len) rows.resize(row_len);
-            for (;;) {
-                const size_t b = next.fetch_add(kChunk);
-                if (b >= which.size()) break;
-                const size_t e = std::min(which.size(), b + kChunk);
-                for (size_t j = b; j < e; ++j) {
-                    const auto dsq = targets_->seq(which[j]);
-                    out[j] = vi.fn(sp.trans.data(), sp.emit.data(), sp.Q, rows.data(), dsq.data(), dsq.size(),
-                                   vit_ncj_move(dsq.size()));
-                }
-            }
-        };
-        if (nt == 1) {
-            worker(0);
-            return;
-        }
-        std::vector<std::thread> pool;
-        pool.reserve(nt - 1);
-        for (unsigned id = 1; id < nt; ++id) pool.emplace_back(worker, id);
-        worker(0);
-        for (auto& t : pool) t.join();
+        const unsigned nt = parallel_workers(which.size(), threads_, kChunk);
+        if (scratch_.size() < nt) scratch_.resize(nt);
+        for (unsigned id = 0; id < nt; ++id)
+            if (scratch_[id].size() < row_len) scratch_[id].resize(row_len);
+        parallel_for_workers(which.size(), threads_, kChunk, [&](unsigned w, size_t j) {
+            const auto dsq = targets_->seq(which[j]);
+            out[j] = vi.fn(sp.trans.data(), sp.emit.data(), sp.Q, scratch_[w].data(), dsq.data(), dsq.size(),
+                           vit_ncj_move(dsq.size()));
+        });
     }
 
 private:

@@ -4,9 +4,6 @@
 // bias filter) build cleanly, or raise a warpdp::Error. Crashes, sanitizer
 // reports (including float-to-int overflow from absurd probabilities) and
 // other exception types are findings. Bytes reach the reader through a memfd.
-#include <sys/mman.h>
-#include <unistd.h>
-
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -19,26 +16,12 @@
 #include "core/msv_reference.hpp"
 #include "core/vit_profile.hpp"
 #include "core/vit_reference.hpp"
+#include "fuzz_support.hpp"
 
-namespace {
-
-int memfd() {
-    static const int fd = memfd_create("warpdp-fuzz-hmm", 0);
-    if (fd < 0) std::abort();
-    return fd;
-}
-
-void require(bool ok) {
-    if (!ok) std::abort();
-}
-
-}  // namespace
+using warpdp::fuzz::require;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-    const int fd = memfd();
-    require(ftruncate(fd, 0) == 0);
-    require(pwrite(fd, data, size, 0) == static_cast<ssize_t>(size));
-    const std::string path = "/proc/self/fd/" + std::to_string(fd);
+    const std::string path = warpdp::fuzz::input_path(data, size);
     try {
         warpdp::HmmReader reader(path);
         warpdp::Hmm hmm;

@@ -4,9 +4,6 @@
 // exception type, a broken batch invariant) is a finding. The bytes reach
 // htslib through a memfd, so the real open/read path is exercised without
 // touching the disk.
-#include <sys/mman.h>
-#include <unistd.h>
-
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -15,26 +12,12 @@
 #include "core/alphabet.hpp"
 #include "core/errors.hpp"
 #include "core/seq_reader.hpp"
+#include "fuzz_support.hpp"
 
-namespace {
-
-int memfd() {
-    static const int fd = memfd_create("warpdp-fuzz", 0);
-    if (fd < 0) std::abort();
-    return fd;
-}
-
-void require(bool ok) {
-    if (!ok) std::abort();
-}
-
-}  // namespace
+using warpdp::fuzz::require;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-    const int fd = memfd();
-    require(ftruncate(fd, 0) == 0);
-    require(pwrite(fd, data, size, 0) == static_cast<ssize_t>(size));
-    const std::string path = "/proc/self/fd/" + std::to_string(fd);
+    const std::string path = warpdp::fuzz::input_path(data, size);
 
     // Vary the knobs from the input's size so one corpus covers them all.
     warpdp::SeqReaderOptions opt;

@@ -1,10 +1,15 @@
 // Helpers for tests that use Debian's HMMER as an oracle or its example
 // models as fixtures: paths of the installed examples, running a command
-// and capturing its output, FASTA text in and out, digitising amino text.
+// and capturing its output, reading hmmsearch's pipeline counts and --tblout
+// hits, FASTA text in and out, digitising amino text.
 #pragma once
 
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
 #include <memory>
+#include <set>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -27,6 +32,30 @@ inline std::string run_command(const std::string& cmd) {
     const int rc = pclose(p.release());
     if (rc != 0) throw std::runtime_error("command failed (" + std::to_string(rc) + "): " + cmd);
     return out;
+}
+
+// The count on hmmsearch's "Passed <what> filter:" line (what = MSV, bias,
+// Vit, Fwd); throws when `out` has no such line.
+inline long passed_count(const std::string& out, const std::string& what) {
+    const std::string label = "Passed " + what + " filter:";
+    const auto at = out.find(label);
+    if (at == std::string::npos) throw std::runtime_error("hmmsearch output has no '" + label + "' line");
+    std::istringstream in(out.substr(at + label.size()));
+    long n = -1;
+    in >> n;
+    return n;
+}
+
+// The target names of the hits in an hmmsearch --tblout file.
+inline std::set<std::string> tbl_names(const std::filesystem::path& p) {
+    std::set<std::string> names;
+    std::ifstream in(p);
+    std::string line;
+    while (std::getline(in, line)) {
+        if (line.empty() || line[0] == '#') continue;
+        names.insert(line.substr(0, line.find(' ')));
+    }
+    return names;
 }
 
 struct FastaRecord {

@@ -106,26 +106,6 @@ std::vector<FastaRecord> make_targets(const std::string& hmm_path, int n_emit) {
     return t;
 }
 
-long passed_count(const std::string& out, const std::string& what) {
-    const auto at = out.find("Passed " + what + " filter:");
-    REQUIRE(at != std::string::npos);
-    std::istringstream in(out.substr(at + what.size() + 15));
-    long n = -1;
-    in >> n;
-    return n;
-}
-
-std::set<std::string> tbl_names(const std::filesystem::path& p) {
-    std::set<std::string> names;
-    std::ifstream in(p);
-    std::string line;
-    while (std::getline(in, line)) {
-        if (line.empty() || line[0] == '#') continue;
-        names.insert(line.substr(0, line.find(' ')));
-    }
-    return names;
-}
-
 }  // namespace
 
 TEST_CASE("MSV and bias decisions equal hmmsearch's, per target") {

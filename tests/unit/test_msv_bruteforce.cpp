@@ -13,6 +13,7 @@
 
 #include "core/msv_float.hpp"
 #include "core/profile.hpp"
+#include "random_hmm.hpp"
 #include "test_support.hpp"
 
 using namespace warpdp;
@@ -65,31 +66,6 @@ MsvFloatModel random_scores(int M) {
     return m;
 }
 
-// A random HMM, configured by build_profile: exercises the real score path.
-Hmm random_hmm(int M) {
-    Hmm h;
-    h.name = "rnd";
-    h.M = M;
-    h.K = 20;
-    auto dirichlet = [](float* p, int n) {
-        float sum = 0;
-        for (int i = 0; i < n; ++i) sum += (p[i] = frand(0.01f, 1.0f));
-        for (int i = 0; i < n; ++i) p[i] /= sum;
-    };
-    h.t.assign(static_cast<size_t>(M) + 1, {});
-    for (auto& t : h.t) {
-        dirichlet(&t[kTMM], 3);
-        dirichlet(&t[kTIM], 2);
-        dirichlet(&t[kTDM], 2);
-    }
-    h.mat.assign(static_cast<size_t>(M + 1) * 20, 0.0f);
-    h.ins.assign(static_cast<size_t>(M + 1) * 20, 0.0f);
-    h.compo.assign(20, 0.0f);
-    for (int k = 1; k <= M; ++k) dirichlet(&h.mat[static_cast<size_t>(k) * 20], 20);
-    for (int k = 0; k <= M; ++k) dirichlet(&h.ins[static_cast<size_t>(k) * 20], 20);
-    return h;
-}
-
 std::vector<uint8_t> random_codes(int L) {
     std::vector<uint8_t> x(static_cast<size_t>(L));
     for (auto& c : x) c = static_cast<uint8_t>(uniform(0, 3) == 0 ? uniform(20, 28) : uniform(0, 19));
@@ -105,7 +81,7 @@ TEST_CASE("float MSV equals the best of all MSV paths (M <= 3, L <= 4)") {
     int compared = 0;
     for (int trial = 0; trial < 400; ++trial) {
         const int M = trial < 8 ? 1 : uniform(1, 3);  // M = 1 always covered
-        const MsvFloatModel m = trial % 2 ? random_scores(M) : msv_float_model(build_profile(random_hmm(M)));
+        const MsvFloatModel m = trial % 2 ? random_scores(M) : msv_float_model(build_profile(random_hmm(M, rng())));
         for (int rep = 0; rep < 5; ++rep) {
             const int L = rep == 0 ? 1 : uniform(1, 4);  // L = 1 always covered
             const auto x = random_codes(L);

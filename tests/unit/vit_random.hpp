@@ -8,46 +8,16 @@
 #include <vector>
 
 #include "core/hmm.hpp"
+#include "random_hmm.hpp"
 #include "test_support.hpp"
 
 namespace warpdp::test {
 
 inline float frand(float lo, float hi) { return std::uniform_real_distribution<float>(lo, hi)(rng()); }
 
-// A random amino HMM of M nodes. sharp > 1 concentrates each match emission
-// on one residue (higher homolog scores).
-inline Hmm random_vit_hmm(int M, float sharp = 1.0f) {
-    Hmm h;
-    h.name = "rnd";
-    h.M = M;
-    h.K = 20;
-    auto normalise = [](float* p, int n) {
-        float sum = 0;
-        for (int i = 0; i < n; ++i) sum += p[i];
-        for (int i = 0; i < n; ++i) p[i] /= sum;
-    };
-    auto dirichlet = [&](float* p, int n) {
-        for (int i = 0; i < n; ++i) p[i] = frand(0.01f, 1.0f);
-        normalise(p, n);
-    };
-    h.t.assign(static_cast<size_t>(M) + 1, {});
-    for (auto& t : h.t) {
-        dirichlet(&t[kTMM], 3);
-        dirichlet(&t[kTIM], 2);
-        dirichlet(&t[kTDM], 2);
-    }
-    h.mat.assign(static_cast<size_t>(M + 1) * 20, 0.0f);
-    h.ins.assign(static_cast<size_t>(M + 1) * 20, 0.0f);
-    h.compo.assign(20, 0.0f);
-    for (int k = 1; k <= M; ++k) {
-        float* p = &h.mat[static_cast<size_t>(k) * 20];
-        dirichlet(p, 20);
-        p[uniform(0, 19)] += sharp - 1.0f;
-        normalise(p, 20);
-    }
-    for (int k = 0; k <= M; ++k) dirichlet(&h.ins[static_cast<size_t>(k) * 20], 20);
-    return h;
-}
+// A random amino HMM of M nodes (random_hmm.hpp). sharp > 1 concentrates
+// each match emission on one residue (higher homolog scores).
+inline Hmm random_vit_hmm(int M, float sharp = 1.0f) { return random_hmm(M, rng(), sharp); }
 
 // Random codes: mostly canonical, some degenerate, some -inf (20, 27, 28).
 inline std::vector<uint8_t> random_vit_codes(size_t L, int odd_per_100 = 10) {

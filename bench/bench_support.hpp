@@ -1,0 +1,40 @@
+// Helpers shared by the CPU benchmarks (bench_msv_cpu, bench_vit_cpu): the
+// best-of-N timer (the machine is shared; the best run is the least
+// disturbed one) and random protein targets of typical lengths, drawn from
+// the benchmark's fixed-seed generator so every run times the same data.
+#pragma once
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <random>
+
+#include "core/seq_batch.hpp"
+
+namespace warpdp::bench {
+
+// Seconds of the fastest of `repeats` calls of f().
+template <class F>
+double best_seconds(int repeats, F&& f) {
+    double best = 1e300;
+    for (int r = 0; r < repeats; ++r) {
+        const auto t0 = std::chrono::steady_clock::now();
+        f();
+        best = std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    }
+    return best;
+}
+
+// Random canonical protein (codes 0..19) in records of min_len..max_len
+// residues, until at least `residues` residues.
+inline SeqBatch random_protein(uint64_t residues, int min_len, int max_len, std::mt19937_64& g) {
+    SeqBatch b;
+    std::uniform_int_distribution<int> len(min_len, max_len), aa(0, 19);
+    while (b.total_residues() < residues) {
+        for (int n = len(g); n > 0; --n) b.residues.push_back(static_cast<uint8_t>(aa(g)));
+        b.close_record("", "");
+    }
+    return b;
+}
+
+}  // namespace warpdp::bench

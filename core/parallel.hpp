@@ -1,0 +1,63 @@
+// parallel_for / parallel_for_workers: the one thread loop of the CPU code
+// (MSV engine, Viterbi engine, per-target MSV decisions). Threads take
+// blocks of `grain` consecutive indices from an atomic counter; the body
+// writes its result by index, so the output never depends on the thread
+// count or on scheduling. The calling thread is worker 0, so one worker
+// means no thread is started at all.
+#pragma once
+
+#include <algorithm>
+#include <atomic>
+#include <cstddef>
+#include <exception>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace warpdp {
+
+// How many workers parallel_for_workers uses for n indices: at most
+// `threads` (0 counts as 1), at most one per block, 0 when n == 0. Size
+// per-worker scratch with it before the call.
+inline unsigned parallel_workers(size_t n, unsigned threads, size_t grain) {
+    const size_t blocks = (n + grain - 1) / grain;
+    return static_cast<unsigned>(std::min<size_t>(std::max(threads, 1u), blocks));
+}
+
+// Calls body(worker, i) exactly once for each i in [0, n), worker in
+// [0, parallel_workers(n, threads, grain)) naming the thread (for scratch
+// owned by the caller). grain >= 1. The first exception a body throws stops
+// the handing out of blocks and is rethrown here once every thread joined.
+template <class Body>
+void parallel_for_workers(size_t n, unsigned threads, size_t grain, Body&& body) {
+    const unsigned workers = parallel_workers(n, threads, grain);
+    std::atomic<size_t> next{0};
+    std::exception_ptr failure;
+    std::mutex failure_mu;
+    auto work = [&](unsigned w) {
+        try {
+            for (size_t b; (b = next.fetch_add(grain, std::memory_order_relaxed)) < n;)
+                for (size_t i = b, e = std::min(n, b + grain); i < e; ++i) body(w, i);
+        } catch (...) {
+            const std::lock_guard<std::mutex> lock(failure_mu);
+            if (!failure) failure = std::current_exception();
+            next.store(n, std::memory_order_relaxed);
+        }
+    };
+    if (workers == 0) return;
+    {
+        std::vector<std::jthread> pool;
+        pool.reserve(workers - 1);
+        for (unsigned w = 1; w < workers; ++w) pool.emplace_back(work, w);
+        work(0);
+    }  // jthreads join here
+    if (failure) std::rethrow_exception(failure);
+}
+
+// parallel_for_workers for bodies that need no per-worker scratch: body(i).
+template <class Body>
+void parallel_for(size_t n, unsigned threads, size_t grain, Body&& body) {
+    parallel_for_workers(n, threads, grain, [&body](unsigned, size_t i) { body(i); });
+}
+
+}  // namespace warpdp
