@@ -30,10 +30,15 @@ cp "$root/bench/gpu-check.sh" "$root/bench/hmmer-e2e.sh" "$dest/"
 cat > "$dest/run.sh" <<'RUN'
 #!/usr/bin/env bash
 # On the GPU machine: kernel tests and benchmarks, then the end-to-end run.
+# Logs are gathered into one archive under $OUT (the device tool returns
+# only a few files).
 here=$(cd "$(dirname "$0")" && pwd)
 export LD_LIBRARY_PATH=$here/lib PATH=$here/bin:$PATH
+final_out=${OUT:-$here}
+export OUT=$(mktemp -d)
 WARPDP_PREBUILT=$here/bin bash "$here/gpu-check.sh"; s1=$?
 bash "$here/hmmer-e2e.sh" "$here/bin" "$here/models" "${E2E_SEQUENCES:-1000000}"; s2=$?
+tar -czf "$final_out/logs.tar.gz" -C "$OUT" .
 echo "gpu-check rc=$s1, e2e rc=$s2"
 RUN
 du -sh "$dest"

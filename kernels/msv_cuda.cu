@@ -278,16 +278,20 @@ private:
             const auto seq = targets.seq(s.input_index[j]);
             if (!seq.empty()) std::memcpy(res.data() + off[j], seq.data(), seq.size());
         }
-        s.res.reset(0);
-        s.bnd.reset(0);
-        s.res.reset(total);
-        s.bnd.reset(total);
-        s.off.reset(std::max<size_t>(n, 1));
-        s.len.reset(std::max<size_t>(n, 1));
-        s.tjb.reset(std::max<size_t>(n, 1));
-        s.state.reset(std::max<size_t>(n, 1));
-        s.out.reset(std::max<size_t>(n, 1));
-        s.fb_list.reset(std::max<size_t>(n, 1));
+        // Buffers only grow: a database streamed in chunks of similar size
+        // allocates once instead of paying cudaFree/cudaMalloc per chunk.
+        if (total > s.res.size()) {
+            s.res.reset(0);  // free first, so old and new never coexist on the card
+            s.bnd.reset(0);
+            s.res.reset(total);
+            s.bnd.reset(total);
+        }
+        s.off.reserve(std::max<size_t>(n, 1));
+        s.len.reserve(std::max<size_t>(n, 1));
+        s.tjb.reserve(std::max<size_t>(n, 1));
+        s.state.reserve(std::max<size_t>(n, 1));
+        s.out.reserve(std::max<size_t>(n, 1));
+        s.fb_list.reserve(std::max<size_t>(n, 1));
         s.host_out.reserve(std::max<size_t>(n, 1));
         s.host_count.reserve(1);
         WARPDP_CUDA_CHECK(cudaMemcpy(s.res.get(), res.data(), total, cudaMemcpyHostToDevice));

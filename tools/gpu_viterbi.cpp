@@ -158,17 +158,12 @@ int run(int argc, char** argv) {
     std::vector<uint32_t> vit_raw;
     while (reader.next(chunk)) {
         std::vector<bool> surviving(chunk.size(), false);
-        vit_engine->load_targets(chunk);  // once per chunk: on a GPU, one upload for all models
-        for (size_t mi = 0; mi < models.size(); ++mi) {
-            Model& m = models[mi];
-            // Which targets of this chunk go to the Viterbi filter, with their filtersc.
-            std::vector<uint32_t> which;
-            std::vector<float> filtersc;
-            std::vector<Row> chunk_rows;
-            if (pipeline) {
+        // Each model's candidates in this chunk (matched in database order).
+        std::vector<std::vector<uint32_t>> cands(models.size());
+        std::vector<std::vector<bool>> bias_flags(models.size());
+        if (pipeline) {
+            for (size_t mi = 0; mi < models.size(); ++mi) {
                 auto& cur = cursor[mi];
-                std::vector<uint32_t> cand;
-                std::vector<bool> bias_on;
                 for (size_t t = 0; t < chunk.size() && cur.next < cur.list.size(); ++t) {
                     const Candidate& c = cur.list[cur.next];
                     if (c.target != chunk.names[t]) continue;
@@ -177,10 +172,37 @@ int run(int argc, char** argv) {
                                          "target \"" + c.target + "\" has length " + std::to_string(c.target_len) +
                                              " in the candidates but " + std::to_string(chunk.length(t)) +
                                              " in " + db_path + " (a different database?)");
-                    cand.push_back(static_cast<uint32_t>(t));
-                    bias_on.push_back(c.bias_on);
+                    cands[mi].push_back(static_cast<uint32_t>(t));
+                    bias_flags[mi].push_back(c.bias_on);
                     ++cur.next;
                 }
+            }
+        }
+        // The Viterbi engine holds only the targets some model may filter:
+        // with candidates, their union (a few percent of the chunk, so a GPU
+        // upload stays small); without, the whole chunk.
+        std::vector<int64_t> slot(chunk.size(), -1);  // chunk index -> index in `loaded`
+        std::vector<uint32_t> members;
+        for (size_t t = 0; t < chunk.size(); ++t) {
+            bool wanted = !pipeline;
+            for (size_t mi = 0; pipeline && mi < models.size() && !wanted; ++mi)
+                wanted = std::binary_search(cands[mi].begin(), cands[mi].end(), static_cast<uint32_t>(t));
+            if (wanted) {
+                slot[t] = static_cast<int64_t>(members.size());
+                members.push_back(static_cast<uint32_t>(t));
+            }
+        }
+        const SeqBatch loaded = pipeline ? gather(chunk, members) : SeqBatch{};
+        vit_engine->load_targets(pipeline ? loaded : chunk);
+        for (size_t mi = 0; mi < models.size(); ++mi) {
+            Model& m = models[mi];
+            // Which targets of this chunk go to the Viterbi filter, with their filtersc.
+            std::vector<uint32_t> which;
+            std::vector<float> filtersc;
+            std::vector<Row> chunk_rows;
+            if (pipeline) {
+                const auto& cand = cands[mi];
+                const auto& bias_on = bias_flags[mi];
                 // Rescore the candidates' MSV exactly (the stream's P-values are rounded text).
                 const SeqBatch sub = gather(chunk, cand);
                 msv_raw.assign(sub.size(), 0);
@@ -216,7 +238,9 @@ int run(int argc, char** argv) {
                 }
             }
             vit_raw.assign(which.size(), 0);
-            if (!which.empty()) vit_engine->score(m.vit.words, which, vit_raw);
+            std::vector<uint32_t> at(which.size());
+            for (size_t j = 0; j < which.size(); ++j) at[j] = static_cast<uint32_t>(slot[which[j]]);
+            if (!which.empty()) vit_engine->score(m.vit.words, at, vit_raw);
             for (size_t j = 0, r = 0; j < which.size(); ++j) {
                 while (chunk_rows[r].target != chunk.first_index + which[j]) ++r;
                 const VitVerdict v = vit_verdict(m.msv.hmm, filtersc[j], vit_raw[j], chunk.length(which[j]), F2);
