@@ -155,7 +155,7 @@ int run(int argc, char** argv) {
         residues += chunk.total_residues();
         for (auto& n : chunk.names) names.push_back(std::move(n));
         if (common.progress) {
-            const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+            const double s = since(t0);
             std::fprintf(stderr, "\r%s: %zu targets, %.3g Mres, %.1f Mres/s   ", kTool, names.size(),
                          residues / 1e6, residues / 1e6 / std::max(s, 1e-9));
         }
@@ -188,15 +188,14 @@ int run(int argc, char** argv) {
     for (size_t mi = 0; mi < models.size(); ++mi)
         stats["models"].push_back({{"model", models[mi].hmm.name}, {"M", models[mi].bytes.M},
                                    {"passed_msv", tally[mi].passed_msv},
-                                   {"passed_bias", opt.bias ? tally[mi].passed_bias
-                                                            : tally[mi].passed_msv}});
+                                   {"passed_bias", tally[mi].passed_bias}});
     if (!common.quiet) {
         for (size_t mi = 0; mi < models.size(); ++mi)
             std::fprintf(stderr, "%s: %s (M=%d): targets %zu, residues %llu, passed MSV %llu, passed bias %llu\n",
                          kTool, models[mi].hmm.name.c_str(), models[mi].bytes.M, names.size(),
                          static_cast<unsigned long long>(residues),
                          static_cast<unsigned long long>(tally[mi].passed_msv),
-                         static_cast<unsigned long long>(opt.bias ? tally[mi].passed_bias : tally[mi].passed_msv));
+                         static_cast<unsigned long long>(tally[mi].passed_bias));
         std::fprintf(stderr, "%s: device %s (%s), %.3f s, %.2f GCUPS (%llu cells in %.3f engine s); "
                      "read wait %.3f s, load %.3f s, decide %.3f s\n", kTool,
                      dev.describe().c_str(), engine->name().c_str(), seconds,
