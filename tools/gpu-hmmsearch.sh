@@ -66,8 +66,11 @@ if ! grep -q '^>' "$tmp/survivors.fa"; then
     # hmmsearch refuses an empty file. Any one target will do instead: the
     # filters are exact, so a target that did not survive them here fails
     # them again there and the output is that of a search with no hits.
-    gzip -cdf "$db" | awk '/^>/ { if (done) exit; head = $0; next }
-                           head != "" && NF { if (!done) print head; print; done = 1 }' > "$tmp/survivors.fa"
+    # (The first record with residues, whole; awk reads to the end so the
+    # pipe never breaks.)
+    gzip -cdf "$db" | awk '/^>/ { if (have) done = 1; if (!done) { rec = $0 "\n"; have = 0 } next }
+                           !done { rec = rec $0 "\n"; if (NF) have = 1 }
+                           END { printf "%s", rec }' > "$tmp/survivors.fa"
 fi
 zopt=(-Z "$Z"); [ $have_Z = 1 ] && zopt=()
 
