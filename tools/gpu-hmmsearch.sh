@@ -88,14 +88,18 @@ fi
 # the models are searched by concurrent runs and their outputs stitched in
 # model order: the first run's header, every run's query blocks and rows,
 # the first run's footer.
-cores=$(nproc)
+cores=${cpu:-$(nproc)}
 jobs=$(( nmodels < cores ? nmodels : cores ))
-per_run_cpu=$(( ${cpu:-$cores} / jobs )); [ $per_run_cpu -ge 1 ] || per_run_cpu=1
 gzip -cdf "$hmm" | awk -v d="$tmp" '{ f = sprintf("%s/model.%05d.hmm", d, n + 1); print > f } /^\/\// { close(f); n++ }'
+# Threads in proportion to model length (the long models' Forward/Backward
+# dominate), at least one each.
+total_M=$(gzip -cdf "$hmm" | awk '$1 == "LENG" { s += $2 } END { print s + 0 }')
 running=0
 for ((i = 1; i <= nmodels; i++)); do
     part=$(printf '%s/model.%05d' "$tmp" $i)
-    "$hmmsearch" "${zopt[@]}" "${pass_args[@]}" --cpu $per_run_cpu -o "$part.out" --tblout "$part.tbl" \
+    M=$(awk '$1 == "LENG" { print $2; exit }' "$part.hmm")
+    run_cpu=$(( total_M > 0 ? cores * M / total_M : 1 )); [ $run_cpu -ge 1 ] || run_cpu=1
+    "$hmmsearch" "${zopt[@]}" "${pass_args[@]}" --cpu $run_cpu -o "$part.out" --tblout "$part.tbl" \
         --domtblout "$part.dom" "$part.hmm" "$tmp/survivors.fa" > /dev/null 2> "$part.err" &
     running=$((running + 1))
     if [ $running -ge $jobs ]; then wait -n || die "hmmsearch failed: $(cat "$tmp"/model.*.err)" 4; running=$((running - 1)); fi
