@@ -193,7 +193,7 @@ int run(int argc, char** argv) {
             }
         }
         const SeqBatch loaded = pipeline ? gather(chunk, members) : SeqBatch{};
-        vit_engine->load_targets(pipeline ? loaded : chunk);
+        if (!pipeline || !members.empty()) vit_engine->load_targets(pipeline ? loaded : chunk);
         for (size_t mi = 0; mi < models.size(); ++mi) {
             Model& m = models[mi];
             // Which targets of this chunk go to the Viterbi filter, with their filtersc.
