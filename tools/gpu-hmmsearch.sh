@@ -57,9 +57,10 @@ fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 common=(--device "${WARPDP_DEVICE:-auto}" --threads "${WARPDP_THREADS:-0}" --quiet)
-"$here/gpu-msv" --hmm "$hmm" --db "$db" --F1 "$F1" "${nobias[@]}" "${common[@]}" |
-    "$here/gpu-viterbi" --hmm "$hmm" --db "$db" --candidates - --F2 "$F2" \
-        --survivors "$tmp/survivors.fa" --stats "$tmp/vit.json" "${common[@]}" > /dev/null
+# The MSV, bias and Viterbi filters in one process (the same decisions as
+# `gpu-msv | gpu-viterbi --candidates -`, with one database read).
+"$here/gpu-viterbi" --hmm "$hmm" --db "$db" --msv --F1 "$F1" "${nobias[@]}" --F2 "$F2" \
+    --survivors "$tmp/survivors.fa" --stats "$tmp/vit.json" "${common[@]}" > /dev/null
 Z=$(sed -n 's/^ *"Z": *\([0-9][0-9]*\).*/\1/p' "$tmp/vit.json")
 [ -n "$Z" ] || die "gpu-viterbi did not report the database size" 4
 if ! grep -q '^>' "$tmp/survivors.fa"; then

@@ -2,8 +2,10 @@
 // P-values and pipeline decisions. Fed by gpu-msv's candidate stream it
 // applies the pipeline rule (a candidate whose bias-corrected MSV P-value is
 // already <= F2 skips the filter and passes); without one it runs the filter
-// on every target ("Viterbi alone", null-model scores). --survivors writes
-// the passing targets as FASTA for `hmmsearch -Z <Z>`.
+// on every target ("Viterbi alone", null-model scores). With --msv it runs
+// gpu-msv's MSV and bias filters itself first (one database read, one GPU
+// start-up for the whole pipeline). --survivors writes the passing targets
+// as FASTA for `hmmsearch -Z <Z>`.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -23,6 +25,7 @@
 #include "core/hmm_reader.hpp"
 #include "core/msv_cpu.hpp"
 #include "core/msv_model.hpp"
+#include "core/msv_search.hpp"
 #include "core/output_file.hpp"
 #include "core/record_writer.hpp"
 #include "core/seq_reader.hpp"
@@ -95,13 +98,16 @@ int run(int argc, char** argv) {
     Cli cli(kTool, "gpu-viterbi --hmm MODELS.hmm --db TARGETS.fa [--candidates FILE|-] [options]",
             "HMMER 3.3.2 Viterbi filter and pipeline rule (hmmsearch-identical) on GPU or CPU.");
     std::string hmm_path, db_path, cand_path, surv_path, stats_path;
-    double F2 = 1e-3;
-    bool all = false;
+    double F2 = 1e-3, F1 = 0.02;
+    bool all = false, inline_msv = false, nobias = false;
     cli.tool_options().add_options()
         ("hmm", po::value<std::string>(&hmm_path)->required(), "profile HMM file (the one gpu-msv used)")
         ("db", po::value<std::string>(&db_path)->required(), "protein FASTA/FASTQ (the one gpu-msv read)")
         ("candidates", po::value<std::string>(&cand_path), "gpu-msv output (TSV or JSONL; - for stdin)")
         ("F2", po::value<double>(&F2)->default_value(1e-3), "Viterbi filter P-value threshold")
+        ("msv", po::bool_switch(&inline_msv), "run the MSV and bias filters here (as gpu-msv would) instead of reading --candidates")
+        ("F1", po::value<double>(&F1)->default_value(0.02), "with --msv: MSV filter P-value threshold")
+        ("nobias", po::bool_switch(&nobias), "with --msv: turn off the composition bias filter")
         ("all", po::bool_switch(&all), "a row for every candidate (every target without --candidates)")
         ("survivors", po::value<std::string>(&surv_path), "write the passing targets (each once, database order) as FASTA")
         ("stats", po::value<std::string>(&stats_path), "also write the run summary as JSON to FILE");
@@ -109,6 +115,11 @@ int run(int argc, char** argv) {
     const auto& common = cli.common();
     if (!(F2 > 0)) throw UsageError("--F2 must be > 0");
     F2 = std::min(F2, 1.0);
+    if (!(F1 > 0)) throw UsageError("--F1 must be > 0");
+    F1 = std::min(F1, 1.0);
+    if (inline_msv && !cand_path.empty()) throw UsageError("--msv and --candidates are mutually exclusive");
+    if (!inline_msv && (cli.vm()["F1"].defaulted() == false || nobias))
+        throw UsageError("--F1 and --nobias go with --msv (with --candidates, gpu-msv applied them)");
     if (cand_path == "-" && db_path == "-") throw UsageError("--candidates and --db cannot both be stdin");
 
     std::vector<Model> models;
@@ -125,9 +136,9 @@ int run(int argc, char** argv) {
     }
     if (models.empty()) throw InputError(hmm_path, 0, "no HMM found");
 
-    const bool pipeline = !cand_path.empty();
+    const bool pipeline = !cand_path.empty() || inline_msv;
     std::vector<CandidateCursor> cursor(models.size());
-    if (pipeline) {
+    if (!cand_path.empty()) {
         const std::string cname = cand_path == "-" ? "<stdin>" : cand_path;
         for (auto& c : read_candidates(cand_path)) {
             if (!c.passed) continue;  // rows of `gpu-msv --all` that failed there
@@ -141,6 +152,13 @@ int run(int argc, char** argv) {
     const DeviceChoice dev = resolve_device(common.device);
     auto vit_engine = dev.cuda ? make_vit_cuda_engine(dev.gpus) : make_vit_cpu_engine(common.threads);
     auto msv_engine = make_msv_cpu_engine(common.threads);  // rescoring candidates only
+    // With --msv, the whole chunk goes through the MSV filter on the chosen device.
+    std::unique_ptr<MsvEngine> msv_full;
+    if (inline_msv) msv_full = dev.cuda ? make_msv_cuda_engine(dev.gpus) : make_msv_cpu_engine(common.threads);
+    MsvSearchOptions msv_opt;
+    msv_opt.F1 = F1;
+    msv_opt.bias = !nobias;
+    msv_opt.threads = common.threads;
 
     SeqReaderOptions ropt;
     ropt.batch_residues = uint64_t{1} << 27;
@@ -161,7 +179,20 @@ int run(int argc, char** argv) {
         // Each model's candidates in this chunk (matched in database order).
         std::vector<std::vector<uint32_t>> cands(models.size());
         std::vector<std::vector<bool>> bias_flags(models.size());
-        if (pipeline) {
+        if (inline_msv) {
+            msv_full->load_targets(chunk);
+            msv_raw.resize(chunk.size());
+            for (size_t mi = 0; mi < models.size(); ++mi) {
+                msv_full->score(models[mi].msv.bytes, msv_raw);
+                std::vector<MsvRow> passed;
+                MsvModelTally unused;
+                msv_decide(models[mi].msv, chunk, msv_raw, msv_opt, passed, unused);
+                for (const MsvRow& r : passed) {
+                    cands[mi].push_back(static_cast<uint32_t>(r.target - chunk.first_index));
+                    bias_flags[mi].push_back(msv_opt.bias);
+                }
+            }
+        } else if (pipeline) {
             for (size_t mi = 0; mi < models.size(); ++mi) {
                 auto& cur = cursor[mi];
                 for (size_t t = 0; t < chunk.size() && cur.next < cur.list.size(); ++t) {

@@ -47,5 +47,16 @@ want=$(awk '$1 == "Passed" && $2 == "Vit" { print $4 }' "$tmp/h.out" | tr '\n' '
 got=$(grep '"passed_vit"' "$tmp/v.json" | tr -dc '0-9\n' | tr '\n' ' ')
 check_eq "Passed Vit counts per model" "$got" "$want"
 checks=$((checks + 1))
+# gpu-viterbi --msv (one process) decides exactly as gpu-msv | gpu-viterbi.
+for opts in "" "--nobias --F1 0.1 --F2 0.01"; do
+    "$BIN/gpu-msv" --hmm "$tmp/three.hmm" --db "$tmp/db.fa" --quiet ${opts/--F2 0.01/} |
+        "$BIN/gpu-viterbi" --hmm "$tmp/three.hmm" --db "$tmp/db.fa" --candidates - --all --quiet \
+            ${opts:+--F2 0.01} --survivors "$tmp/s1.fa" > "$tmp/stream.tsv"
+    "$BIN/gpu-viterbi" --hmm "$tmp/three.hmm" --db "$tmp/db.fa" --msv $opts --all --quiet \
+        --survivors "$tmp/s2.fa" > "$tmp/inline.tsv"
+    check_eq "--msv rows [$opts]" "$(md5sum < "$tmp/inline.tsv")" "$(md5sum < "$tmp/stream.tsv")"
+    check_eq "--msv survivors [$opts]" "$(md5sum < "$tmp/s2.fa")" "$(md5sum < "$tmp/s1.fa")"
+    checks=$((checks + 2))
+done
 echo "pipeline: $((checks - fail)) passed, $fail failed"
 [ $fail -eq 0 ]
