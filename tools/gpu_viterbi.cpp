@@ -25,8 +25,8 @@
 #include "core/hmm_reader.hpp"
 #include "core/msv_cpu.hpp"
 #include "core/msv_model.hpp"
-#include "core/msv_search.hpp"
 #include "core/output_file.hpp"
+#include "core/parallel.hpp"
 #include "core/record_writer.hpp"
 #include "core/seq_reader.hpp"
 #include "core/tool_main.hpp"
@@ -151,14 +151,10 @@ int run(int argc, char** argv) {
 
     const DeviceChoice dev = resolve_device(common.device);
     auto vit_engine = dev.cuda ? make_vit_cuda_engine(dev.gpus) : make_vit_cpu_engine(common.threads);
-    auto msv_engine = make_msv_cpu_engine(common.threads);  // rescoring candidates only
+    auto msv_engine = make_msv_cpu_engine(common.threads);  // rescoring streamed candidates
     // With --msv, the whole chunk goes through the MSV filter on the chosen device.
     std::unique_ptr<MsvEngine> msv_full;
     if (inline_msv) msv_full = dev.cuda ? make_msv_cuda_engine(dev.gpus) : make_msv_cpu_engine(common.threads);
-    MsvSearchOptions msv_opt;
-    msv_opt.F1 = F1;
-    msv_opt.bias = !nobias;
-    msv_opt.threads = common.threads;
 
     SeqReaderOptions ropt;
     ropt.batch_residues = uint64_t{1} << 27;
@@ -176,25 +172,31 @@ int run(int argc, char** argv) {
     std::vector<uint32_t> vit_raw;
     while (reader.next(chunk)) {
         std::vector<bool> surviving(chunk.size(), false);
-        // Each model's candidates in this chunk (matched in database order).
+        // Each model's candidates in this chunk, in database order, with their
+        // exact MSV/bias verdicts (filtersc and the bias-corrected P-value
+        // decide the pipeline rule below).
         std::vector<std::vector<uint32_t>> cands(models.size());
-        std::vector<std::vector<bool>> bias_flags(models.size());
+        std::vector<std::vector<MsvVerdict>> verdicts(models.size());
         if (inline_msv) {
             msv_full->load_targets(chunk);
             msv_raw.resize(chunk.size());
+            std::vector<MsvVerdict> v(chunk.size());
             for (size_t mi = 0; mi < models.size(); ++mi) {
                 msv_full->score(models[mi].msv.bytes, msv_raw);
-                std::vector<MsvRow> passed;
-                MsvModelTally unused;
-                msv_decide(models[mi].msv, chunk, msv_raw, msv_opt, passed, unused);
-                for (const MsvRow& r : passed) {
-                    cands[mi].push_back(static_cast<uint32_t>(r.target - chunk.first_index));
-                    bias_flags[mi].push_back(msv_opt.bias);
+                parallel_for(chunk.size(), common.threads, 256, [&](size_t t) {
+                    if (chunk.length(t) > 0)  // hmmsearch skips empty targets
+                        v[t] = msv_verdict(models[mi].msv, chunk.seq(t), msv_raw[t], F1, !nobias);
+                });
+                for (size_t t = 0; t < chunk.size(); ++t) {
+                    if (chunk.length(t) == 0 || !v[t].pass_bias) continue;
+                    cands[mi].push_back(static_cast<uint32_t>(t));
+                    verdicts[mi].push_back(v[t]);
                 }
             }
         } else if (pipeline) {
             for (size_t mi = 0; mi < models.size(); ++mi) {
                 auto& cur = cursor[mi];
+                std::vector<bool> bias_on;
                 for (size_t t = 0; t < chunk.size() && cur.next < cur.list.size(); ++t) {
                     const Candidate& c = cur.list[cur.next];
                     if (c.target != chunk.names[t]) continue;
@@ -204,9 +206,18 @@ int run(int argc, char** argv) {
                                              " in the candidates but " + std::to_string(chunk.length(t)) +
                                              " in " + db_path + " (a different database?)");
                     cands[mi].push_back(static_cast<uint32_t>(t));
-                    bias_flags[mi].push_back(c.bias_on);
+                    bias_on.push_back(c.bias_on);
                     ++cur.next;
                 }
+                // Rescore the candidates' MSV exactly (the stream's P-values are
+                // rounded text); F1 = 1: gpu-msv has already applied its own.
+                const SeqBatch sub = gather(chunk, cands[mi]);
+                msv_raw.assign(sub.size(), 0);
+                msv_engine->load_targets(sub);
+                if (!sub.empty()) msv_engine->score(models[mi].msv.bytes, msv_raw);
+                for (size_t j = 0; j < cands[mi].size(); ++j)
+                    verdicts[mi].push_back(
+                        msv_verdict(models[mi].msv, chunk.seq(cands[mi][j]), msv_raw[j], 1.0, bias_on[j]));
             }
         }
         // The Viterbi engine holds only the targets some model may filter:
@@ -233,18 +244,12 @@ int run(int argc, char** argv) {
             std::vector<Row> chunk_rows;
             if (pipeline) {
                 const auto& cand = cands[mi];
-                const auto& bias_on = bias_flags[mi];
-                // Rescore the candidates' MSV exactly (the stream's P-values are rounded text).
-                const SeqBatch sub = gather(chunk, cand);
-                msv_raw.assign(sub.size(), 0);
-                msv_engine->load_targets(sub);
-                if (!sub.empty()) msv_engine->score(m.msv.bytes, msv_raw);
                 for (size_t j = 0; j < cand.size(); ++j) {
                     const uint32_t t = cand[j];
                     Row r;
                     r.target = chunk.first_index + t;
                     r.length = chunk.length(t);
-                    const MsvVerdict v = msv_verdict(m.msv, chunk.seq(t), msv_raw[j], 1.0, bias_on[j]);
+                    const MsvVerdict& v = verdicts[mi][j];
                     ++tally[mi].candidates;
                     if (!vit_filter_needed(v, F2)) {
                         r.skipped = r.passed = true;
