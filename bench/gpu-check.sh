@@ -46,22 +46,19 @@ for t in "${tests[@]}"; do
     summary+=("$(printf '%-28s %-16s %4ds' "$name" "$res" $((SECONDS - start)))")
 done
 
-if [[ -x $bench ]]; then
-    start=$SECONDS
-    timeout "${BENCH_TIMEOUT:-240}" "$bench" "${BENCH_RESIDUES:-1000000000}" "${BENCH_MODELS:-86,260,1142}" 5 "${BENCH_DEVICES:-all}" >"$logs/bench_msv_gpu.log" 2>&1
+# run_bench NAME ARGS...: one benchmark under a timeout, logged, summarised.
+run_bench() {
+    local exe=$1; shift
+    [[ -x $exe ]] || return 0
+    local name start rc
+    name=$(basename "$exe"); start=$SECONDS
+    timeout "${BENCH_TIMEOUT:-240}" "$exe" "$@" >"$logs/$name.log" 2>&1
     rc=$?
     [[ $rc -eq 0 ]] || status=1
-    summary+=("$(printf '%-28s %-16s %4ds' bench_msv_gpu "rc=$rc" $((SECONDS - start)))")
-fi
-
-vbench=$(dirname "$bench")/bench_vit_gpu
-if [[ -x $vbench ]]; then
-    start=$SECONDS
-    timeout "${BENCH_TIMEOUT:-240}" "$vbench" "${VIT_BENCH_RESIDUES:-200000000}" "${VIT_BENCH_MODELS:-86,260,1142}" 3 "${BENCH_DEVICES:-0}" >"$logs/bench_vit_gpu.log" 2>&1
-    rc=$?
-    [[ $rc -eq 0 ]] || status=1
-    summary+=("$(printf '%-28s %-16s %4ds' bench_vit_gpu "rc=$rc" $((SECONDS - start)))")
-fi
+    summary+=("$(printf '%-28s %-16s %4ds' "$name" "rc=$rc" $((SECONDS - start)))")
+}
+run_bench "$bench" "${BENCH_RESIDUES:-1000000000}" "${BENCH_MODELS:-86,260,1142}" 5 "${BENCH_DEVICES:-all}"
+run_bench "$(dirname "$bench")/bench_vit_gpu" "${VIT_BENCH_RESIDUES:-200000000}" "${VIT_BENCH_MODELS:-86,260,1142}" 3 "${BENCH_DEVICES:-0}"
 
 echo
 echo "== gpu-check summary =="

@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "core/errors.hpp"
 
@@ -167,5 +168,22 @@ public:
 private:
     cudaEvent_t e_ = nullptr;
 };
+
+// The properties of each listed device, after checking that it exists: the
+// common first step of every CUDA engine's constructor.
+inline std::vector<cudaDeviceProp> open_devices(const std::vector<int>& devices, const char* engine) {
+    if (devices.empty()) throw UsageError(std::string("the CUDA ") + engine + " engine needs at least one device");
+    int count = 0;
+    WARPDP_CUDA_CHECK(cudaGetDeviceCount(&count));
+    std::vector<cudaDeviceProp> props;
+    for (int d : devices) {
+        if (d < 0 || d >= count)
+            throw ResourceError("GPU " + std::to_string(d) + " does not exist (" + std::to_string(count) + " visible)");
+        cudaDeviceProp prop{};
+        WARPDP_CUDA_CHECK(cudaGetDeviceProperties(&prop, d));
+        props.push_back(prop);
+    }
+    return props;
+}
 
 }  // namespace warpdp::cuda

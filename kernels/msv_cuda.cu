@@ -14,6 +14,7 @@
 #include "core/device.hpp"
 #include "core/errors.hpp"
 #include "kernels/cuda_check.cuh"
+#include "kernels/resident_targets.hpp"
 #include "kernels/msv_cuda.cuh"
 #include "kernels/msv_kernels.cuh"
 
@@ -151,25 +152,17 @@ constexpr size_t kTailPad = 512;  // residue loads may run this far past the las
 constexpr size_t kPerTargetBytes = 8 + 4 + 1 + 4 + 2 + 4;
 constexpr size_t kReserveBytes = size_t{512} << 20;
 
-size_t padded_length(uint64_t L) { return (static_cast<size_t>(L) + kAlign - 1) / kAlign * kAlign; }
 
 class CudaMsvEngine final : public MsvCudaEngine {
 public:
     explicit CudaMsvEngine(const std::vector<int>& devices) {
-        if (devices.empty()) throw UsageError("the CUDA MSV engine needs at least one device");
-        int count = 0;
-        WARPDP_CUDA_CHECK(cudaGetDeviceCount(&count));
-        for (int d : devices) {
-            if (d < 0 || d >= count)
-                throw ResourceError("GPU " + std::to_string(d) + " does not exist (" + std::to_string(count) +
-                                    " visible)");
-            DeviceGuard guard(d);
+        const auto props = open_devices(devices, "MSV");
+        for (size_t i = 0; i < devices.size(); ++i) {
+            DeviceGuard guard(devices[i]);
             auto s = std::make_unique<Slot>();
-            s->device = d;
-            cudaDeviceProp prop{};
-            WARPDP_CUDA_CHECK(cudaGetDeviceProperties(&prop, d));
-            s->sm_count = prop.multiProcessorCount;
-            s->smem_optin = prop.sharedMemPerBlockOptin;
+            s->device = devices[i];
+            s->sm_count = props[i].multiProcessorCount;
+            s->smem_optin = props[i].sharedMemPerBlockOptin;
             s->stream = std::make_unique<Stream>();
             s->ev_start = std::make_unique<Event>();
             s->ev_ssv = std::make_unique<Event>();
@@ -185,23 +178,12 @@ public:
     void load_targets(const SeqBatch& targets) override {
         n_ = targets.size();
         if (n_ >= (size_t{1} << 31)) throw UsageError("too many targets in one chunk");
-        std::vector<uint32_t> order(n_);
-        std::iota(order.begin(), order.end(), 0u);
-        // Longest first: warps take consecutive targets of almost equal length,
-        // and dynamic scheduling then finishes with the short ones.
-        std::stable_sort(order.begin(), order.end(),
-                         [&](uint32_t a, uint32_t b) { return targets.length(a) > targets.length(b); });
-        for (auto& s : slots_) {
-            s->input_index.clear();
-            s->residues = 0;
-        }
-        // Greedy by residues (longest-processing-time rule) keeps devices within one target of each other.
-        for (uint32_t idx : order) {
-            Slot* best = slots_.front().get();
-            for (auto& s : slots_)
-                if (s->residues < best->residues) best = s.get();
-            best->input_index.push_back(idx);
-            best->residues += targets.length(idx);
+        auto parts = split_longest_first(targets, slots_.size());
+        for (size_t d = 0; d < slots_.size(); ++d) {
+            Slot& s = *slots_[d];
+            s.input_index = std::move(parts[d]);
+            s.residues = 0;
+            for (uint32_t idx : s.input_index) s.residues += targets.length(idx);
         }
         for (auto& s : slots_) upload(*s, targets);
     }
@@ -247,19 +229,13 @@ private:
     void upload(Slot& s, const SeqBatch& targets) {
         DeviceGuard guard(s.device);
         const size_t n = s.n();
-        std::vector<uint64_t> off(n);
-        std::vector<uint32_t> len(n);
+        const PackedTargets packed = pack_targets(targets, s.input_index, kAlign, static_cast<uint8_t>(kPadCode), kTailPad);
+        const auto& off = packed.off;
+        const auto& len = packed.len;
+        const auto& res = packed.res;
+        const size_t total = res.size();
         std::vector<uint8_t> tjb(n);
-        size_t total = 0;
-        for (size_t j = 0; j < n; ++j) {
-            const uint64_t L = targets.length(s.input_index[j]);
-            if (L >= (uint64_t{1} << 31)) throw UsageError("target longer than 2^31 residues");
-            off[j] = total;
-            len[j] = static_cast<uint32_t>(L);
-            tjb[j] = msv_tjb(L);
-            total += padded_length(L);
-        }
-        total += kTailPad;
+        for (size_t j = 0; j < n; ++j) tjb[j] = msv_tjb(len[j]);
         // Residues + the tiled kernels' boundary column (2 bytes a residue) + per-target arrays.
         const size_t need = total * 3 + n * kPerTargetBytes;
         size_t free_b = 0, total_b = 0;
@@ -273,11 +249,6 @@ private:
                                 std::to_string(free_b >> 20) +
                                 " MiB are free; split the database into smaller chunks "
                                 "(msv_cuda_max_chunk_residues)");
-        std::vector<uint8_t> res(total, static_cast<uint8_t>(kPadCode));
-        for (size_t j = 0; j < n; ++j) {
-            const auto seq = targets.seq(s.input_index[j]);
-            if (!seq.empty()) std::memcpy(res.data() + off[j], seq.data(), seq.size());
-        }
         // Buffers only grow: a database streamed in chunks of similar size
         // allocates once instead of paying cudaFree/cudaMalloc per chunk.
         if (total > s.res.size()) {

@@ -13,6 +13,7 @@
 #include "core/device.hpp"
 #include "core/errors.hpp"
 #include "kernels/cuda_check.cuh"
+#include "kernels/resident_targets.hpp"
 #include "kernels/vit_cuda.cuh"
 #include "kernels/vit_kernels.cuh"
 
@@ -155,19 +156,12 @@ struct Slot {
 class CudaVitEngine final : public VitCudaEngine {
 public:
     explicit CudaVitEngine(const std::vector<int>& devices) {
-        if (devices.empty()) throw UsageError("the CUDA Viterbi engine needs at least one device");
-        int count = 0;
-        WARPDP_CUDA_CHECK(cudaGetDeviceCount(&count));
-        for (int d : devices) {
-            if (d < 0 || d >= count)
-                throw ResourceError("GPU " + std::to_string(d) + " does not exist (" + std::to_string(count) +
-                                    " visible)");
-            DeviceGuard guard(d);
+        const auto props = open_devices(devices, "Viterbi");
+        for (size_t i = 0; i < devices.size(); ++i) {
+            DeviceGuard guard(devices[i]);
             auto s = std::make_unique<Slot>();
-            s->device = d;
-            cudaDeviceProp prop{};
-            WARPDP_CUDA_CHECK(cudaGetDeviceProperties(&prop, d));
-            s->sm_count = prop.multiProcessorCount;
+            s->device = devices[i];
+            s->sm_count = props[i].multiProcessorCount;
             s->stream = std::make_unique<Stream>();
             s->ev_start = std::make_unique<Event>();
             s->ev_end = std::make_unique<Event>();
@@ -182,24 +176,16 @@ public:
     void load_targets(const SeqBatch& targets) override {
         const size_t n = targets.size();
         if (n >= (size_t{1} << 31)) throw UsageError("too many targets in one chunk");
-        std::vector<uint32_t> order(n);
-        std::iota(order.begin(), order.end(), 0u);
-        // Longest first: the long rows start early and short ones fill the tail.
-        std::stable_sort(order.begin(), order.end(),
-                         [&](uint32_t a, uint32_t b) { return targets.length(a) > targets.length(b); });
-        std::vector<uint64_t> load(slots_.size(), 0);
-        for (auto& s : slots_) s->input_index.clear();
+        auto parts = split_longest_first(targets, slots_.size());
         slot_of_.assign(n, 0);
         local_of_.assign(n, 0);
-        // Greedy by residues keeps devices within one target of each other.
-        for (uint32_t idx : order) {
-            size_t best = 0;
-            for (size_t d = 1; d < slots_.size(); ++d)
-                if (load[d] < load[best]) best = d;
-            slot_of_[idx] = static_cast<uint32_t>(best);
-            local_of_[idx] = static_cast<uint32_t>(slots_[best]->input_index.size());
-            slots_[best]->input_index.push_back(idx);
-            load[best] += targets.length(idx);
+        for (size_t d = 0; d < slots_.size(); ++d) {
+            slots_[d]->input_index = std::move(parts[d]);
+            const auto& idx = slots_[d]->input_index;
+            for (size_t j = 0; j < idx.size(); ++j) {
+                slot_of_[idx[j]] = static_cast<uint32_t>(d);
+                local_of_[idx[j]] = static_cast<uint32_t>(j);
+            }
         }
         lengths_.resize(n);
         for (size_t i = 0; i < n; ++i) lengths_[i] = targets.length(i);
@@ -256,30 +242,21 @@ private:
     void upload(Slot& s, const SeqBatch& targets) {
         DeviceGuard guard(s.device);
         const size_t n = s.input_index.size();
-        std::vector<uint64_t> off(n);
-        std::vector<uint32_t> len(n);
+        const PackedTargets packed = pack_targets(targets, s.input_index, 1, 0, 0);
+        const auto& off = packed.off;
+        const auto& len = packed.len;
+        const auto& res = packed.res;
         std::vector<int16_t> ncj(n);
-        size_t total = 0;
-        for (size_t j = 0; j < n; ++j) {
-            const uint64_t L = targets.length(s.input_index[j]);
-            if (L >= (uint64_t{1} << 31)) throw UsageError("target longer than 2^31 residues");
-            off[j] = total;
-            len[j] = static_cast<uint32_t>(L);
-            ncj[j] = vit_ncj_move(L);
-            total += L;
+        for (size_t j = 0; j < n; ++j) ncj[j] = vit_ncj_move(len[j]);
+        if (res.size() > s.res.size()) {  // grows only: chunks of similar size allocate once
+            s.res.reset(0);
+            s.res.reset(res.size());
         }
-        std::vector<uint8_t> res(std::max<size_t>(total, 1), 0);
-        for (size_t j = 0; j < n; ++j) {
-            const auto seq = targets.seq(s.input_index[j]);
-            if (!seq.empty()) std::memcpy(res.data() + off[j], seq.data(), seq.size());
-        }
-        s.res.reset(0);
-        s.res.reset(res.size());
-        s.off.reset(std::max<size_t>(n, 1));
-        s.len.reset(std::max<size_t>(n, 1));
-        s.ncj.reset(std::max<size_t>(n, 1));
-        s.list.reset(std::max<size_t>(n, 1));
-        s.out.reset(std::max<size_t>(n, 1));
+        s.off.reserve(std::max<size_t>(n, 1));
+        s.len.reserve(std::max<size_t>(n, 1));
+        s.ncj.reserve(std::max<size_t>(n, 1));
+        s.list.reserve(std::max<size_t>(n, 1));
+        s.out.reserve(std::max<size_t>(n, 1));
         s.host_out.reserve(std::max<size_t>(n, 1));
         s.work.reserve(1);
         WARPDP_CUDA_CHECK(cudaMemcpy(s.res.get(), res.data(), res.size(), cudaMemcpyHostToDevice));
