@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/msv_engine.hpp"
+#include "core/nw_engine.hpp"
 #include "core/vit_engine.hpp"
 
 namespace warpdp {
@@ -33,5 +34,9 @@ std::unique_ptr<MsvEngine> make_msv_cuda_engine(const std::vector<int>& devices)
 // CUDA Viterbi-filter engine over the given device indices. Throws
 // ResourceError when CUDA is unavailable.
 std::unique_ptr<VitEngine> make_vit_cuda_engine(const std::vector<int>& devices);
+
+// CUDA engine of gpu-nw-dist (NDist/SeqDist distances) over the given device
+// indices, pairs split between them. Throws ResourceError when CUDA is unavailable.
+std::unique_ptr<NwEngine> make_nw_cuda_engine(const std::vector<int>& devices);
 
 }  // namespace warpdp

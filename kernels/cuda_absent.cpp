@@ -17,4 +17,8 @@ std::unique_ptr<VitEngine> make_vit_cuda_engine(const std::vector<int>&) {
     throw ResourceError("built without CUDA support");
 }
 
+std::unique_ptr<NwEngine> make_nw_cuda_engine(const std::vector<int>&) {
+    throw ResourceError("built without CUDA support");
+}
+
 }  // namespace warpdp
