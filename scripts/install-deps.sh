@@ -6,7 +6,8 @@ set -euo pipefail
 
 build_pkgs=(cmake make g++ pkg-config libhts-dev zlib1g-dev
             libboost-program-options-dev nlohmann-json3-dev doctest-dev)
-oracle_pkgs=(hmmer hmmer-examples ampliconnoise vsearch-examples parasail fasta3)
+# openmpi-bin: NDist and SeqDist are MPI programs; without it they cannot start.
+oracle_pkgs=(hmmer hmmer-examples ampliconnoise openmpi-bin vsearch-examples parasail fasta3)
 
 missing=()
 for p in "${build_pkgs[@]}" "${oracle_pkgs[@]}"; do
