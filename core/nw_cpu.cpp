@@ -52,7 +52,7 @@ private:
     bool lane_eligible(const NwPair& p) const {
         if (coded_->metric == NwMetric::seqdist) return true;
         return !coded_->has_gap[p.a] && !coded_->has_gap[p.b] &&
-               coded_->length(p.a) + uint64_t{coded_->length(p.b)} < 65536;
+               coded_->length(p.a) + uint64_t{coded_->length(p.b)} <= nw_lanes::kNdistLaneMaxSum;
     }
     unsigned threads_;
     nw_lanes::Kernels kernels_;

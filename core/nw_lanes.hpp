@@ -10,10 +10,19 @@
 
 #include "core/nw_forward.hpp"
 
+// The vector helpers below are always inlined; GCC's note that passing a
+// 32-byte vector by value differs between the SSE2 and AVX2 ABIs is moot.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wpsabi"
+#endif
+
 namespace warpdp::nw_lanes {
 
 inline constexpr int kNdistLanes = 16;
 inline constexpr int kSeqdistLanes = 8;
+
+using I16 = int16_t __attribute__((vector_size(2 * kNdistLanes)));
+using U8 = uint8_t __attribute__((vector_size(kNdistLanes)));
 
 // One group's B side, column-major: codes[(j - 1) * W + lane] for j = 1..max_lb.
 struct Group {
@@ -25,64 +34,69 @@ struct Group {
 };
 
 struct Scratch {
-    std::vector<int32_t> key, counts;
+    std::vector<I16> lanes;
     std::vector<double> f, cost;
     std::vector<int32_t> len;
     std::vector<uint8_t> move;
 };
 
-// NDist fast path: reads without a literal '-' and la + lb < 65,536, where a
-// gap column's kind is its move and the counts fit 16 bits each.
+// NDist fast path, in 16-bit lanes: reads without a literal '-' and
+// la + lb <= kNdistLaneMaxSum, where a gap column's kind is its move, keys
+// (12 per gap, 4 bits of code room) stay below 32,768 and the counts fit.
+inline constexpr uint32_t kNdistLaneMaxSum = 2730;
+
+[[gnu::always_inline]] inline I16 select(I16 mask, I16 a, I16 b) { return (mask & a) | (~mask & b); }
+[[gnu::always_inline]] inline I16 vmin(I16 a, I16 b) { return select(a < b, a, b); }
+[[gnu::always_inline]] inline I16 splat(int v) { return I16{} + static_cast<int16_t>(v); }
+
 template <int W>
 void ndist(const Group& g, Scratch& s, double* out) {
+    static_assert(W == kNdistLanes, "the 16-bit lane kernel has kNdistLanes lanes");
     const size_t cols = size_t{g.max_lb} + 1;
-    s.key.resize(cols * W);
-    s.counts.resize(cols * W);
-    int32_t* K = s.key.data();
-    int32_t* S = s.counts.data();
-    for (size_t j = 0; j < cols; ++j)
-        for (int l = 0; l < W; ++l) K[j * W + l] = static_cast<int32_t>(12 * j) + nw_key::left, S[j * W + l] = 0;
-    int32_t lbv[W];
-    for (int l = 0; l < W; ++l) lbv[l] = static_cast<int32_t>(g.lb[l]);
+    s.lanes.resize(cols * 3);  // key, differences, columns per column
+    I16* K = s.lanes.data();
+    I16* D = K + cols;
+    I16* C = D + cols;
+    for (size_t j = 0; j < cols; ++j) K[j] = splat(static_cast<int>(12 * j) + nw_key::left), D[j] = C[j] = splat(0);
+    I16 lbv;
+    for (int l = 0; l < W; ++l) lbv[l] = static_cast<int16_t>(g.lb[l]);
+    const I16 three = splat(3), code_mask = ~three, one = splat(1), n_code = splat(nw_code::ndist_N);
     for (uint32_t i = 1; i <= g.la; ++i) {
-        const int32_t ac = g.a[i - 1];
-        const bool a_is_n = ac == nw_code::ndist_N;
-        const int32_t gap_left = (i == g.la ? 0 : 12) + nw_key::left;
-        int32_t dK[W], dS[W];
-        for (int l = 0; l < W; ++l) {
-            dK[l] = K[l], dS[l] = S[l];
-            K[l] = static_cast<int32_t>(12 * i) + nw_key::up, S[l] = 0;
-        }
+        const I16 ac = splat(g.a[i - 1]);
+        const I16 a_not_n = splat(g.a[i - 1] == nw_code::ndist_N ? 0 : -1);
+        const I16 gap_left = splat((i == g.la ? 0 : 12) + nw_key::left);
+        I16 dK = K[0], dD = D[0], dC = C[0];
+        I16 lK = splat(static_cast<int>(12 * i) + nw_key::up), lD = splat(0), lC = splat(0);
+        K[0] = lK, D[0] = lD, C[0] = lC;
+        I16 jv = splat(0);
         for (uint32_t j = 1; j <= g.max_lb; ++j) {
-            const uint8_t* bc = g.b + size_t{j - 1} * W;
-            int32_t* Kj = K + size_t{j} * W;
-            int32_t* Sj = S + size_t{j} * W;
-            const int32_t* Kl = Kj - W;
-            const int32_t* Sl = Sj - W;
-            for (int l = 0; l < W; ++l) {
-                const int32_t y = bc[l];
-                const int32_t uK = Kj[l], uS = Sj[l], lK = Kl[l], lS = Sl[l];
-                const int32_t mis = y != ac;
-                const int32_t dif = mis & !a_is_n & (y != nw_code::ndist_N);
-                const int32_t kd = (dK[l] & ~3) + nw_key::diag + (mis << 3);
-                const int32_t kl = (lK & ~3) + gap_left;
-                const int32_t ku = (uK & ~3) + (static_cast<int32_t>(j) == lbv[l] ? 0 : 12);
-                const int32_t k0 = kl < ku ? kl : ku;
-                const int32_t k = kd < k0 ? kd : k0;
-                const int32_t c = k & 3;
-                const int32_t sd = dS[l] + 1 + (dif << 16);
-                const int32_t sl = lS + ((lK & 3) != nw_key::left ? nw_key::one_run : 0);
-                const int32_t su = uS + ((uK & 3) != nw_key::up ? nw_key::one_run : 0);
-                const int32_t sg = c == nw_key::left ? sl : su;
-                dK[l] = uK, dS[l] = uS;
-                Kj[l] = k;
-                Sj[l] = c == nw_key::diag ? sd : sg;
-            }
+            U8 bytes;
+            __builtin_memcpy(&bytes, g.b + size_t{j - 1} * W, sizeof bytes);
+            const I16 y = __builtin_convertvector(bytes, I16);
+            jv += one;
+            const I16 uK = K[j], uD = D[j], uC = C[j];
+            const I16 mis = y != ac;
+            const I16 dif = mis & a_not_n & (y != n_code);
+            const I16 kd = (dK & code_mask) + nw_key::diag + (mis & 8);
+            const I16 kl = (lK & code_mask) + gap_left;
+            const I16 ku = (uK & code_mask) + (~(jv == lbv) & 12);
+            const I16 k = vmin(kd, vmin(kl, ku));
+            const I16 c = k & three;
+            // A gap move opens a run (one difference, one column) unless it
+            // extends a run of its own kind, i.e. its source cell's move.
+            const I16 open_left = ((lK & three) != nw_key::left) & one;
+            const I16 open_up = ((uK & three) != nw_key::up) & one;
+            const I16 is_diag = c == nw_key::diag, is_left = c == nw_key::left;
+            const I16 nD = select(is_diag, dD + (dif & one), select(is_left, lD + open_left, uD + open_up));
+            const I16 nC = select(is_diag, dC + one, select(is_left, lC + open_left, uC + open_up));
+            dK = uK, dD = uD, dC = uC;
+            K[j] = lK = k, D[j] = lD = nD, C[j] = lC = nC;
         }
     }
     for (int l = 0; l < W; ++l) {
-        const size_t at = size_t{g.lb[l]} * W + static_cast<size_t>(l);
-        out[l] = ndist_from_counts(S[at], K[at] & 3, g.la, g.lb[l]);
+        const size_t at = g.lb[l];
+        const int32_t counts = (int32_t{D[at][l]} << 16) | int32_t{C[at][l]};
+        out[l] = ndist_from_counts(counts, K[at][l] & 3, g.la, g.lb[l]);
     }
 }
 
