@@ -19,10 +19,12 @@
 namespace warpdp::nw_lanes {
 
 inline constexpr int kNdistLanes = 16;
-inline constexpr int kSeqdistLanes = 8;
+inline constexpr int kSeqdistLanes = 4;  // one AVX2 register of doubles: wider vectors get scalarised
 
 using I16 = int16_t __attribute__((vector_size(2 * kNdistLanes)));
 using U8 = uint8_t __attribute__((vector_size(kNdistLanes)));
+using F64 = double __attribute__((vector_size(8 * kSeqdistLanes)));
+using I64 = int64_t __attribute__((vector_size(8 * kSeqdistLanes)));
 
 // One group's B side, column-major: codes[(j - 1) * W + lane] for j = 1..max_lb.
 struct Group {
@@ -35,9 +37,8 @@ struct Group {
 
 struct Scratch {
     std::vector<I16> lanes;
-    std::vector<double> f, cost;
-    std::vector<int32_t> len;
-    std::vector<uint8_t> move;
+    std::vector<F64> f;
+    std::vector<I64> len;
 };
 
 // NDist fast path, in 16-bit lanes: reads without a literal '-' and
@@ -100,68 +101,71 @@ void ndist(const Group& g, Scratch& s, double* out) {
     }
 }
 
-// SeqDist in doubles, same operations in the same order as SeqDist.
+// SeqDist in double lanes, the same operations in the same order as
+// SeqDist (strict comparisons, one add per candidate, the free moves adding
+// nothing at all).
+using U8s = uint8_t __attribute__((vector_size(kSeqdistLanes)));
+[[gnu::always_inline]] inline I64 select(I64 mask, I64 a, I64 b) { return (mask & a) | (~mask & b); }
+[[gnu::always_inline]] inline F64 select(I64 mask, F64 a, F64 b) {
+    return reinterpret_cast<F64>(select(mask, reinterpret_cast<I64>(a), reinterpret_cast<I64>(b)));
+}
+
 template <int W>
 void seqdist(const Group& g, const SeqDistTable& t, Scratch& s, double* out) {
+    static_assert(W == kSeqdistLanes, "the double lane kernel has kSeqdistLanes lanes");
     constexpr double gap = 15.0, homopolymer_gap = 4.0;
     const size_t cols = size_t{g.max_lb} + 1;
-    s.f.resize(cols * W);
-    s.len.resize(cols * W);
-    s.move.resize(cols * W);
-    s.cost.resize(4 * size_t{g.max_lb} * W);
-    // Substitution cost of every B letter against each possible A letter.
+    s.f.resize(cols * W + 4 * size_t{g.max_lb} * W);
+    s.len.resize(cols * 2);
+    F64* F = reinterpret_cast<F64*>(s.f.data());
+    // Substitution cost of each column's B letters against each A letter.
+    F64* cost = F + cols;
     for (int x = 0; x < 4; ++x)
-        for (size_t k = 0; k < size_t{g.max_lb} * W; ++k) s.cost[x * size_t{g.max_lb} * W + k] = t.at(x, g.b[k]);
-    double* F = s.f.data();
-    int32_t* L = s.len.data();
-    uint8_t* M = s.move.data();
+        for (size_t j = 0; j < g.max_lb; ++j)
+            for (int l = 0; l < W; ++l) cost[x * size_t{g.max_lb} + j][l] = t.at(x, g.b[j * W + static_cast<size_t>(l)]);
+    I64* L = s.len.data();  // alignment length less free trailing moves
+    I64* M = L + cols;      // move that entered the cell
     for (size_t j = 0; j < cols; ++j)
-        for (int l = 0; l < W; ++l)
-            F[j * W + l] = gap * static_cast<double>(j), L[j * W + l] = static_cast<int32_t>(j), M[j * W + l] = nw_key::left;
-    int32_t lbv[W];
-    for (int l = 0; l < W; ++l) lbv[l] = static_cast<int32_t>(g.lb[l]);
+        F[j] = F64{} + gap * static_cast<double>(j), L[j] = I64{} + static_cast<int64_t>(j), M[j] = I64{} + nw_key::left;
+    I64 lbv;
+    for (int l = 0; l < W; ++l) lbv[l] = g.lb[l];
+    const I64 one = I64{} + 1, zero = I64{};
+    const F64 hp_gap = F64{} + homopolymer_gap, plain_gap = F64{} + gap;
     for (uint32_t i = 1; i <= g.la; ++i) {
-        const int32_t ac = g.a[i - 1];
+        const I64 ac = I64{} + g.a[i - 1];
         const bool last_row = i == g.la;
-        const double* cost = s.cost.data() + static_cast<size_t>(ac) * g.max_lb * W;
-        double dF[W];
-        int32_t dL[W];
-        for (int l = 0; l < W; ++l) {
-            dF[l] = F[l], dL[l] = L[l];
-            F[l] = gap * static_cast<double>(i), L[l] = static_cast<int32_t>(i), M[l] = nw_key::up;
-        }
+        const F64* cost_row = cost + static_cast<size_t>(g.a[i - 1]) * g.max_lb;
+        F64 dF = F[0], lF = F64{} + gap * static_cast<double>(i);
+        I64 dL = L[0], lL = I64{} + static_cast<int64_t>(i), lM = I64{} + nw_key::up;
+        F[0] = lF, L[0] = lL, M[0] = lM;
+        I64 jv = zero, yp = zero;
         for (uint32_t j = 1; j <= g.max_lb; ++j) {
-            const uint8_t* bc = g.b + size_t{j - 1} * W;
-            const uint8_t* bp = j >= 2 ? bc - W : bc;  // only read when the left move used B[j-2]
-            const double* cj = cost + size_t{j - 1} * W;
-            double* Fj = F + size_t{j} * W;
-            int32_t* Lj = L + size_t{j} * W;
-            uint8_t* Mj = M + size_t{j} * W;
-            for (int l = 0; l < W; ++l) {
-                const int32_t y = bc[l], yp = bp[l], lm = Mj[l - W];
-                const bool hp = lm == nw_key::diag ? (ac == yp && y == ac) : lm == nw_key::left ? y == yp : y == ac;
-                const double gcost = hp ? homopolymer_gap : gap;
-                const double fu = Fj[l], fl = Fj[l - W];
-                const double diag = dF[l] + cj[l];
-                const double left = last_row ? fl : fl + gcost;
-                const bool last_col = static_cast<int32_t>(j) == lbv[l];
-                const double up = last_col ? fu : fu + gcost;
-                const int32_t mv = diag < left ? (diag < up ? nw_key::diag : nw_key::up)
-                                               : (left < up ? nw_key::left : nw_key::up);
-                const double dl = diag < left ? diag : left;
-                const double f = up < dl ? up : dl;
-                const int32_t len_left = Lj[l - W] + (last_row ? 0 : 1);
-                const int32_t len_up = Lj[l] + (last_col ? 0 : 1);
-                const int32_t len = mv == nw_key::diag ? dL[l] + 1 : mv == nw_key::left ? len_left : len_up;
-                dF[l] = fu, dL[l] = Lj[l];
-                Fj[l] = f, Lj[l] = len, Mj[l] = static_cast<uint8_t>(mv);
-            }
+            U8s bytes;
+            __builtin_memcpy(&bytes, g.b + size_t{j - 1} * W, sizeof bytes);
+            const I64 y = __builtin_convertvector(bytes, I64);
+            jv += one;
+            // Does B[j-1] extend the column that entered (i, j-1)?
+            const I64 hp = select(lM == nw_key::diag, (ac == yp) & (y == ac), select(lM == nw_key::left, y == yp, y == ac));
+            const F64 gcost = select(hp, hp_gap, plain_gap);
+            const F64 fu = F[j];
+            const I64 uL = L[j];
+            const F64 diag = dF + cost_row[j - 1];
+            const F64 left = last_row ? lF : lF + gcost;
+            const I64 last_col = jv == lbv;
+            const F64 up = select(last_col, fu, fu + gcost);
+            const I64 d_lt_l = diag < left, d_lt_u = diag < up, l_lt_u = left < up;
+            const I64 mv = select(d_lt_l, select(d_lt_u, I64{} + nw_key::diag, I64{} + nw_key::up),
+                                  select(l_lt_u, I64{} + nw_key::left, I64{} + nw_key::up));
+            const F64 dl = select(d_lt_l, diag, left);
+            const F64 f = select(up < dl, up, dl);
+            const I64 len_left = last_row ? lL : lL + one;
+            const I64 len_up = uL + (~last_col & one);
+            const I64 len = select(mv == nw_key::diag, dL + one, select(mv == nw_key::left, len_left, len_up));
+            dF = fu, dL = uL, yp = y;
+            F[j] = lF = f, L[j] = lL = len, M[j] = lM = mv;
         }
     }
-    for (int l = 0; l < W; ++l) {
-        const size_t at = size_t{g.lb[l]} * W + static_cast<size_t>(l);
-        out[l] = F[at] / static_cast<double>(L[at]);
-    }
+    for (int l = 0; l < W; ++l) out[l] = F[g.lb[l]][l] / static_cast<double>(L[g.lb[l]][l]);
 }
 
 }  // namespace warpdp::nw_lanes
