@@ -66,12 +66,15 @@ void NwCpuEngine::compute(std::span<const NwPair> pairs, std::span<double> out) 
     // Lane groups: same A, B lengths close together so little padding is computed.
     std::vector<uint32_t> lane_pairs, single;
     for (uint32_t k = 0; k < pairs.size(); ++k) (lane_eligible(pairs[k]) ? lane_pairs : single).push_back(k);
-    std::sort(lane_pairs.begin(), lane_pairs.end(), [&](uint32_t x, uint32_t y) {
+    auto before = [&](uint32_t x, uint32_t y) {
         const NwPair &p = pairs[x], &q = pairs[y];
         if (p.a != q.a) return p.a < q.a;
         const uint32_t lp = coded_->length(p.b), lq = coded_->length(q.b);
         return lp != lq ? lp < lq : x < y;
-    });
+    };
+    // The tool hands pairs over in this order already (nw_pair_order.hpp).
+    if (!std::is_sorted(lane_pairs.begin(), lane_pairs.end(), before))
+        std::sort(lane_pairs.begin(), lane_pairs.end(), before);
     std::vector<std::pair<size_t, size_t>> groups;  // [begin, end) in lane_pairs
     for (size_t s = 0; s < lane_pairs.size();) {
         size_t e = s;

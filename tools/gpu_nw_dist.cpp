@@ -15,6 +15,7 @@
 #include "core/errors.hpp"
 #include "core/nw_engine.hpp"
 #include "core/nw_matrix_writer.hpp"
+#include "core/nw_pair_order.hpp"
 #include "core/nw_reads.hpp"
 #include "core/nw_rows.hpp"
 #include "core/output_file.hpp"
@@ -132,16 +133,17 @@ int run(int argc, char** argv) {
     std::future<void> writing;
     std::vector<double> values, ready;
     std::vector<NwPair> pairs;
+    std::vector<uint64_t> position;
+    const NwPairOrder order(lengths);
     for (const RowRange& c : chunk_rows(rows, budget)) {
-        pairs.clear();
-        for (uint64_t i = c.begin; i < c.end; ++i)
-            for (uint64_t j = 0; j < i; ++j) pairs.push_back({static_cast<uint32_t>(i), static_cast<uint32_t>(j)});
+        order.pairs(c, pairs, position);
         values.resize(pairs.size());
         const auto e0 = clock::now();
         engine->compute(pairs, values);
         engine_s += std::chrono::duration<double>(clock::now() - e0).count();
         if (writing.valid()) writing.get();
-        std::swap(values, ready);
+        ready.resize(values.size());
+        for (size_t k = 0; k < values.size(); ++k) ready[position[k]] = values[k];
         writing = std::async(std::launch::async, [&writer, &ready, c] {
             writer.rows(c.begin, c.end - c.begin, ready);
         });
