@@ -12,7 +12,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 dest=$root/.carry/device
 rm -rf "$dest"; mkdir -p "$dest/bin" "$dest/lib" "$dest/models"
 ex=/usr/share/doc/hmmer/examples
-for f in gpu-msv gpu-viterbi gpu-hmmsearch make_protein_db; do cp "$build/$f" "$dest/bin/"; done
+for f in gpu-msv gpu-viterbi gpu-hmmsearch gpu-nw-dist make_protein_db; do cp "$build/$f" "$dest/bin/"; done
 # Only tests that need no HMMER example files (the GPU machine has none).
 for f in "$build"/bench_* "$build"/tests/test_*cuda* "$build"/tests/test_msv_cpu; do [ -x "$f" ] && cp "$f" "$dest/bin/"; done
 cp /usr/bin/hmmsearch /usr/bin/hmmemit "$dest/bin/"
@@ -26,7 +26,8 @@ for m in RRM_1 2OG-FeII_Oxy_3 Caudal_act LuxC Patched SMC_N; do zcat "$ex/testsu
 for m in fn3 globins4 Pkinase RRM_1 2OG-FeII_Oxy_3 Caudal_act LuxC Patched SMC_N; do
     hmmconvert "$tmp/$m.hmm"   # one model at a time: a file mixes no format versions
 done > "$dest/models/nine.hmm"
-cp "$root/bench/gpu-check.sh" "$root/bench/hmmer-e2e.sh" "$dest/"
+cp "$root/bench/gpu-check.sh" "$root/bench/hmmer-e2e.sh" "$root/bench/nw-50k.sh" "$dest/"
+mkdir -p "$dest/data" && cp /usr/share/doc/vsearch-examples/BioMarKs50k.fsa.gz "$dest/data/"
 cat > "$dest/run.sh" <<'RUN'
 #!/usr/bin/env bash
 # On the GPU machine: kernel tests and benchmarks, then the end-to-end run.
@@ -37,8 +38,9 @@ export LD_LIBRARY_PATH=$here/lib PATH=$here/bin:$PATH
 final_out=${OUT:-$here}
 export OUT=$(mktemp -d)
 s1=skipped; [ -n "${SKIP_GPU_CHECK:-}" ] || { WARPDP_PREBUILT=$here/bin bash "$here/gpu-check.sh"; s1=$?; }
-bash "$here/hmmer-e2e.sh" "$here/bin" "$here/models" "${E2E_SEQUENCES:-1000000}"; s2=$?
+s2=skipped; [ -n "${SKIP_E2E:-}" ] || { bash "$here/hmmer-e2e.sh" "$here/bin" "$here/models" "${E2E_SEQUENCES:-1000000}"; s2=$?; }
+s3=skipped; [ -n "${SKIP_NW:-}" ] || { bash "$here/nw-50k.sh" "$here/bin" "$here/data/BioMarKs50k.fsa.gz"; s3=$?; }
 tar -czf "$final_out/logs.tar.gz" -C "$OUT" .
-echo "gpu-check rc=$s1, e2e rc=$s2"
+echo "gpu-check rc=$s1, e2e rc=$s2, nw rc=$s3"
 RUN
 du -sh "$dest"
