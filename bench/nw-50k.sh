@@ -14,7 +14,7 @@ run() {  # label args...
     local label=$1; shift
     local t0=$(date +%s.%N)
     "$bin/gpu-nw-dist" "$@" --device "$dev" > "$tmp/out" 2> "$logs/nw-$label.err"
-    local s=$(echo "$(date +%s.%N) - $t0" | bc -l)
+    local s=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.2f", b - a }')
     local lines=$(wc -l < "$tmp/out")
     echo "$label: $(tail -1 "$logs/nw-$label.err")"
     printf '%-28s wall %8.2f s  output lines %d\n' "$label" "$s" "$lines"

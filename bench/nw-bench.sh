@@ -21,6 +21,7 @@ zcat "$data" | awk '/^>/ { print; next } { print toupper($0) }' > "$tmp/all.fa"
 take() { awk -v n="$1" '/^>/ { if (++k > n) exit } { print }' "$tmp/all.fa"; }
 
 now() { date +%s.%N; }
+calc() { awk "BEGIN { printf \"%.6f\", $1 }"; }  # no bc on minimal machines
 rows=()
 run_case() {  # label metric reads peer
     local label=$1 metric=$2 n=$3 peer=$4 f=$tmp/$1.fa
@@ -31,7 +32,7 @@ run_case() {  # label metric reads peer
     if [ "$have_peer" = 1 ]; then
         local t0; t0=$(now)
         taskset -c 0 "$peer" -in "$f" > "$tmp/peer.out" 2>/dev/null
-        peer_s=$(echo "$(now) - $t0" | bc -l)
+        peer_s=$(calc "$(now) - $t0")
     fi
     for dev in cpu1 cpu gpu; do
         [ "$dev" = gpu ] && [ "$gpu" = 0 ] && continue
@@ -40,15 +41,15 @@ run_case() {  # label metric reads peer
         [ "$dev" = gpu ] && args=(--device cuda)
         local t0; t0=$(now)
         "$tool" --in "$f" --metric "$metric" "${args[@]}" --quiet > "$tmp/ours.out"
-        local s; s=$(echo "$(now) - $t0" | bc -l)
+        local s; s=$(calc "$(now) - $t0")
         local same=na
         [ "$have_peer" = 1 ] && { cmp -s "$tmp/peer.out" "$tmp/ours.out" && same=identical || same=DIFFERENT; }
         local pairs=$(( n * (n - 1) / 2 ))
         rows+=("$(printf '%-8s %-5s %6d %9d %13d %8.2f %10.3f %9.1f %s' "$label" "$dev" "$n" "$pairs" "$cells" "$s" \
-            "$(echo "$cells / $s / 1000000000" | bc -l)" "$( [ "$peer_s" = NA ] && echo 0 || echo "$peer_s / $s" | bc -l)" "$same")")
+            "$(calc "$cells / $s / 1000000000")" "$( [ "$peer_s" = NA ] && echo 0 || calc "$peer_s / $s")" "$same")")
     done
     [ "$have_peer" = 1 ] && rows+=("$(printf '%-8s %-5s %6d %9d %13d %8.2f %10.3f %9s %s' "$label" "peer1" "$n" \
-        "$(( n * (n - 1) / 2 ))" "$cells" "$peer_s" "$(echo "$cells / $peer_s / 1000000000" | bc -l)" "1.0" "(NDist/SeqDist, 1 core)")")
+        "$(( n * (n - 1) / 2 ))" "$cells" "$peer_s" "$(calc "$cells / $peer_s / 1000000000")" "1.0" "(NDist/SeqDist, 1 core)")")
     return 0
 }
 run_case ndist ndist "$nd_reads" NDist
