@@ -4,7 +4,7 @@
 // shares of equal cell count, one host thread per GPU. Each share runs in
 // launches of a bounded number of pairs (fewer when device memory is short)
 // of the kernels in nw_kernels.cuh. Pairs the kernels do not take (empty
-// reads; NDist reads with a literal '-' or la + lb >= 65,536) run on the host
+// reads; NDist reads with a literal '-' or la + lb >= 32,768) run on the host
 // meanwhile, with the general forward form. The kernels return the raw state
 // at (la, lb) and the host turns it into the distance with the CPU engine's
 // own code, so results never depend on the GPU count or the launch size.
@@ -50,8 +50,19 @@ const NwVariant kNwVariants[] = {
     {NwMetric::seqdist, 16, nw_seqdist_kernel<16>},
     {NwMetric::seqdist, 24, nw_seqdist_kernel<24>},
 };
-// Measured on an H200 with 400-nt reads (docs/nw-dist.md).
-constexpr int kDefaultRows[2] = {32, 16};  // ndist, seqdist
+// Measured on an H200 with 400-nt reads (bench_nw_gpu ... variants): NDist
+// r8/r16 1.08 TCUPS, r32 1.02; SeqDist r8 0.45, r16 0.38, r24 0.31.
+constexpr int kDefaultRows[2] = {16, 8};  // ndist, seqdist
+
+// NDist pairs the kernels take: la + lb below this (columns << 1 in 16 bits).
+constexpr uint64_t kNdistMaxLengths = 32768;
+
+// The kernel's NDist state in the CPU engine's encodings (nw_kernels.cuh):
+// move codes 1..3 -> 0..2, columns << 1 -> columns.
+inline double ndist_from_kernel(int2 r, uint32_t la, uint32_t lb) {
+    const int32_t counts = (r.x & ~0xffff) | ((r.x & 0xffff) >> 1);
+    return ndist_from_counts(counts, r.y - 1, la, lb);
+}
 
 constexpr size_t kDefaultLaunchPairs = size_t{1} << 20;
 constexpr size_t kMinLaunchPairs = 32;  // one warp
@@ -148,8 +159,9 @@ private:
         const uint32_t la = coded_->length(p.a), lb = coded_->length(p.b);
         if (la == 0 || lb == 0) return false;
         if (coded_->metric == NwMetric::seqdist) return true;
-        return !coded_->has_gap[p.a] && !coded_->has_gap[p.b] && uint64_t{la} + lb < 65536;
+        return !coded_->has_gap[p.a] && !coded_->has_gap[p.b] && uint64_t{la} + lb < kNdistMaxLengths;
     }
+    std::vector<uint32_t> sorted_gpu_pairs(std::span<const NwPair> pairs, std::vector<uint32_t>& host) const;
     void run_slot(Slot& s, const NwVariant& v, std::span<const NwPair> pairs, std::span<const uint32_t> order,
                   std::span<double> out);
 
@@ -160,6 +172,32 @@ private:
     std::string forced_;
     size_t launch_pairs_ = 0;
 };
+
+// The pairs the kernels take, ordered by (A, length of B, position): two
+// stable counting sorts (by length, then by A), linear in the pair count.
+// The others go to `host`.
+std::vector<uint32_t> CudaNwEngine::sorted_gpu_pairs(std::span<const NwPair> pairs, std::vector<uint32_t>& host) const {
+    std::vector<uint32_t> gpu;
+    uint32_t max_lb = 0;
+    for (uint32_t k = 0; k < pairs.size(); ++k) {
+        if (gpu_eligible(pairs[k])) {
+            gpu.push_back(k);
+            max_lb = std::max(max_lb, coded_->length(pairs[k].b));
+        } else {
+            host.push_back(k);
+        }
+    }
+    auto counting_sort = [&](const std::vector<uint32_t>& in, size_t range, auto&& key) {
+        std::vector<uint64_t> start(range + 1, 0);
+        for (uint32_t k : in) ++start[key(k) + 1];
+        for (size_t v = 0; v < range; ++v) start[v + 1] += start[v];
+        std::vector<uint32_t> res(in.size());
+        for (uint32_t k : in) res[start[key(k)]++] = k;
+        return res;
+    };
+    gpu = counting_sort(gpu, size_t{max_lb} + 1, [&](uint32_t k) { return size_t{coded_->length(pairs[k].b)}; });
+    return counting_sort(gpu, coded_->size(), [&](uint32_t k) { return size_t{pairs[k].a}; });
+}
 
 void CudaNwEngine::compute(std::span<const NwPair> pairs, std::span<double> out) {
     if (out.size() != pairs.size())
@@ -173,14 +211,7 @@ void CudaNwEngine::compute(std::span<const NwPair> pairs, std::span<double> out)
     const NwVariant& v = pick_variant(coded_->metric, forced_);
     const bool nd = coded_->metric == NwMetric::ndist;
 
-    std::vector<uint32_t> gpu, host;
-    for (uint32_t k = 0; k < pairs.size(); ++k) (gpu_eligible(pairs[k]) ? gpu : host).push_back(k);
-    std::sort(gpu.begin(), gpu.end(), [&](uint32_t x, uint32_t y) {
-        const NwPair &p = pairs[x], &q = pairs[y];
-        if (p.a != q.a) return p.a < q.a;
-        const uint32_t lp = coded_->length(p.b), lq = coded_->length(q.b);
-        return lp != lq ? lp < lq : x < y;
-    });
+    std::vector<uint32_t> host, gpu = sorted_gpu_pairs(pairs, host);
     // Contiguous shares of (almost) equal cell counts.
     std::vector<uint64_t> prefix(gpu.size() + 1, 0);
     for (size_t k = 0; k < gpu.size(); ++k)
@@ -337,8 +368,7 @@ void CudaNwEngine::run_slot(Slot& s, const NwVariant& v, std::span<const NwPair>
             const uint32_t la = coded_->length(pr.a), lb = coded_->length(pr.b);
             double d;
             if (nd) {
-                const int2 r = s.h_nd.get()[q];
-                d = ndist_from_counts(r.x, r.y, la, lb);
+                d = ndist_from_kernel(s.h_nd.get()[q], la, lb);
             } else {
                 d = s.h_f.get()[q] / static_cast<double>(s.h_len.get()[q]);
             }

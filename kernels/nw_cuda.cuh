@@ -20,7 +20,7 @@ struct NwCudaStats {
     double device_ms = 0;      // max over devices of the wall time of its share (uploads, kernels, downloads)
     uint64_t gpu_pairs = 0;    // pairs computed on GPUs
     uint64_t gpu_cells = 0;    // sum of la * lb over those pairs
-    uint64_t host_pairs = 0;   // pairs the host computed (empty reads, NDist '-' or la + lb >= 65536)
+    uint64_t host_pairs = 0;   // pairs the host computed (empty reads, NDist '-' or la + lb >= 32768)
     uint64_t launches = 0;     // kernel launches, all devices
     std::string variant;       // kernel instance, e.g. "ndist_r32"
 };

@@ -17,8 +17,9 @@
 //
 // Exactness. NDist: int32 keys (2*score)<<2 | move code, chosen by DPX
 // __viaddmin_s32 (exact: the keys are < 2^22), and the packed counts
-// differences<<16 | columns (la + lb < 65536, checked by the host) selected
-// by the winner's code. SeqDist: FP64, the same adds in the same order and
+// differences<<16 | columns<<1 selected
+// by the winner's code (la + lb < 32768, checked by the host; see the NDist
+// kernel's encodings). SeqDist: FP64, the same adds in the same order and
 // the same strict comparisons as nw_lanes.hpp; the project compiles CUDA with
 // --fmad=false, and there is no multiply-add to contract anyway.
 #pragma once
@@ -45,7 +46,7 @@ struct NwParams {
     int2* nd_scratch = nullptr;          // NDist: (key, counts) of a strip's bottom row
     double* sd_f = nullptr;              // SeqDist: score of a strip's bottom row
     int32_t* sd_len = nullptr;           // SeqDist: length counter of a strip's bottom row
-    int2* nd_out = nullptr;              // NDist: (counts, final move code) at (la, lb)
+    int2* nd_out = nullptr;              // NDist: (counts, final move code) at (la, lb), kernel encodings
     double* sd_f_out = nullptr;          // SeqDist: F(la, lb)
     int32_t* sd_len_out = nullptr;       // SeqDist: nComp at (la, lb)
     double table[16] = {};               // SeqDist substitution costs, [a * 4 + b]
@@ -57,10 +58,23 @@ constexpr int32_t kOneRun = 0x10001;
 constexpr int32_t kCodeN = 8;  // nw_code::ndist_N
 }  // namespace nw_dev
 
-// NDist, R rows per strip. Cell recurrence as nw_lanes::ndist.
+// NDist, R rows per strip. Cell recurrence as nw_lanes::ndist, with two
+// encodings that save instructions (the host converts back, nw_cuda.cu):
+//  - move codes UP 1 < LEFT 2 < DIAG 3 (same order, so the same minimum), so
+//    "the left neighbour's move is not LEFT" is its key's bit 0 and "the up
+//    neighbour's move is not UP" is its bit 1;
+//  - counts as differences << 16 | columns << 1, so a new gap run adds
+//    0x10002 = (key & 1) * 0x10002 = (key & 2) * 0x8001: one AND and one IMAD
+//    (the FMA pipe) each. Needs columns < 32768: the host sends only pairs
+//    with la + lb < 32768.
+namespace nd_code {
+constexpr int32_t kUp = 1, kLeft = 2, kDiag = 3;
+constexpr int32_t kRun = 0x10002, kColumn = 2;
+}  // namespace nd_code
+
 template <int R>
 __global__ void __launch_bounds__(kNwBlock) nw_ndist_kernel(NwParams p) {
-    using namespace nw_dev;
+    using namespace nd_code;
     const uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
     if (t >= p.n) return;
     const uint2 pr = p.pairs[t];
@@ -76,7 +90,7 @@ __global__ void __launch_bounds__(kNwBlock) nw_ndist_kernel(NwParams p) {
 #pragma unroll
         for (int r = 0; r < R; ++r) {
             ac[r] = __ldg(A + i0 + r);
-            an[r] = ac[r] == kCodeN;
+            an[r] = ac[r] == nw_dev::kCodeN;
             gl[r] = (i0 + r + 1 == la ? 0 : 12) + kLeft;
             K[r] = 12 * (i0 + r + 1) + kUp;  // column 0
             S[r] = 0;
@@ -85,8 +99,8 @@ __global__ void __launch_bounds__(kNwBlock) nw_ndist_kernel(NwParams p) {
         int32_t bK = first ? kLeft : 12 * i0 + kUp, bS = 0;
         for (int32_t j = 1; j <= lb; ++j) {
             const int32_t y = __ldg(B + j - 1);
-            const bool yn = y == kCodeN;
-            const int32_t gu = j == lb ? 0 : 12;
+            const bool yn = y == nw_dev::kCodeN;
+            const int32_t gu = (j == lb ? 0 : 12) + kUp;
             int32_t uK, uS;
             if (first) {
                 uK = 12 * j + kLeft, uS = 0;
@@ -104,9 +118,9 @@ __global__ void __launch_bounds__(kNwBlock) nw_ndist_kernel(NwParams p) {
                 const int32_t kd = (dK & ~3) + (mis ? 8 + kDiag : kDiag);
                 const int32_t k = __viaddmin_s32(lK & ~3, gl[r], __viaddmin_s32(uK & ~3, gu, kd));
                 const int32_t c = k & 3;
-                const int32_t sd = dS + (dif ? kOneRun : 1);
-                const int32_t sl = lS + ((lK & 3) != kLeft ? kOneRun : 0);
-                const int32_t su = uS + ((uK & 3) != kUp ? kOneRun : 0);
+                const int32_t sd = dS + (dif ? kRun : kColumn);
+                const int32_t sl = (lK & 1) * kRun + lS;
+                const int32_t su = (uK & 2) * (kRun / 2) + uS;
                 const int32_t s = c == kDiag ? sd : (c == kLeft ? sl : su);
                 dK = lK, dS = lS;
                 uK = k, uS = s;

@@ -4,7 +4,8 @@
 // strip heights (1, R-1, R, R+1, ...), empty reads, N/R/Y/U letters, reads
 // with a literal '-' (the host path), Tran.dat and a table with ties, every
 // kernel instance by name, 1 slot vs several (one GPU repeated and all GPUs),
-// and a batch of > 100,000 pairs in small launches. Skips (77) without a GPU.
+// a batch of > 100,000 pairs in small launches, and NDist pairs at the
+// kernels' length limit. Skips (77) without a GPU.
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -181,6 +182,25 @@ TEST_CASE("a batch of > 100,000 pairs in bounded launches equals the CPU engine"
         CHECK(st.launches >= 4);
         CHECK(tally.bad == 0);
     }
+}
+
+TEST_CASE("NDist pairs on both sides of the kernels' length limit (la + lb < 32768) equal the CPU engine") {
+    require_gpu();
+    NwReads reads;
+    const std::string base = random_text("ACGTN", 700);
+    reads.add("short", base);
+    reads.add("long_gpu", mutate(random_text("ACGT", 30000) + base + random_text("ACGT", 1000), "ACGTN", 30));
+    reads.add("long_host", mutate(random_text("ACGT", 31200) + base + random_text("ACGT", 1000), "ACGTN", 30));
+    const std::vector<NwPair> pairs = {{1, 0}, {2, 0}, {0, 1}};
+    REQUIRE(reads.length(1) + reads.length(0) < 32768);
+    REQUIRE(reads.length(2) + reads.length(0) >= 32768);
+    const NwCodedReads coded = code_nw_reads(reads, NwMetric::ndist, tran_dat());
+    auto cpu = make_nw_cpu_engine(2);
+    auto gpu = make_nw_cuda_engine_ex({0});
+    Tally tally;
+    expect_equal(run(*gpu, reads, coded, pairs), run(*cpu, reads, coded, pairs), pairs, reads, "long ndist", tally);
+    CHECK(gpu->last_stats().host_pairs == 1);
+    CHECK(tally.bad == 0);
 }
 
 TEST_CASE("an unknown kernel name is a usage error") {
