@@ -88,7 +88,8 @@ bool Cli::parse(int argc, char** argv) {
         ("device", po::value<std::string>(&common_.device)->default_value("auto"),
          "auto (CUDA if a GPU is visible, else CPU), cpu, cuda, or cuda:0,1,...")
         ("threads", po::value<unsigned>(&common_.threads)->default_value(0), "CPU threads (0 = all cores)")
-        ("format", po::value<std::string>(&common_.format)->default_value("tsv"), "output format (see the tool's description)")
+        ("format", po::value<std::string>(&common_.format)->default_value(formats_.front()),
+         "output format (see the tool's description)")
         (",o", po::value<std::string>(&common_.output), "write results to FILE (atomically) instead of stdout")
         ("quiet,q", po::bool_switch(&common_.quiet), "no warnings or run summary on stderr")
         ("progress", "show progress and throughput on stderr (default: only when stderr is a terminal)")

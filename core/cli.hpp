@@ -43,7 +43,7 @@ public:
     const CommonOptions& common() const noexcept { return common_; }
     const boost::program_options::variables_map& vm() const noexcept { return vm_; }
     const std::string& tool() const noexcept { return tool_; }
-    // Output formats this tool accepts for --format (default: tsv, jsonl).
+    // Output formats this tool accepts for --format, the default first (tsv, jsonl).
     void set_formats(std::vector<std::string> formats) { formats_ = std::move(formats); }
 
 private:
