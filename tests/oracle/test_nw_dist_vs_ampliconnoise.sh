@@ -9,6 +9,8 @@
 #  (c) hand-made edge cases (empty record, length-1 read, identical reads,
 #      lowercase, '-', multi-line, a line cut by 'K', CRLF, spaces/tabs in a
 #      header, fgets' 65,536-byte line pieces);
+#  and SeqDist's four shipped substitution tables (-rin = --lookup), and
+#  --strict on clean input;
 # and its own invariants:
 #  (d) --tile k/N for N = 1..5 and random --rows slices concatenate to the
 #      whole output in every format (ndist with and without -i, tsv, jsonl,
@@ -97,6 +99,9 @@ printf '>x\nACGTTGCA\n>y\nACGTTGCA\n>z\nACGTTGCA\n' > "$tmp/ident.fa"
     printf '>short\nACGTACGTACGTAAA\n>short2\nACGTTTTACGA\n'
 } > "$tmp/longline.fa"
 
+LUT_DIR=/usr/share/ampliconnoise/Data
+awk '/^>/ { n++ } n <= 20' "$tmp/syn_sd.fa" > "$tmp/lut.fa"
+
 # ---- oracles in the background --------------------------------------------------
 oracle() {  # tool file name: writes $tmp/NAME.want (-i) and NAME.want_noi
     local tool=$1 f=$2 name=$3 n
@@ -116,6 +121,11 @@ oracle() {  # tool file name: writes $tmp/NAME.want (-i) and NAME.want_noi
         f=syn; [ $m = sd ] && f=syn_sd
         oracle $tool "$tmp/$f.fa" ${f}_$m
         for e in edge lower single ident longline; do oracle $tool "$tmp/$e.fa" ${e}_$m; done
+        if [ $m = sd ]; then  # the other shipped substitution tables (-rin / --lookup)
+            for t in Tran TranN Tran_D Tran_V6; do
+                SeqDist -in "$tmp/lut.fa" -rin "$LUT_DIR/$t.dat" > "$tmp/lut_$t.want" 2> /dev/null
+            done
+        fi
         # real runs without -i on the small sets, to check the derivation above
         for e in edge ident; do $tool -in "$tmp/$e.fa" > "$tmp/${e}_$m.direct_noi" 2> /dev/null; done
     done
@@ -237,6 +247,15 @@ for e in edge lower single ident longline; do
     compare "$tmp/$e.fa" ${e}_nd ndist
     compare "$tmp/$e.fa" ${e}_sd seqdist
 done
+for t in Tran TranN Tran_D Tran_V6; do
+    "$TOOL" --in "$tmp/lut.fa" --metric seqdist --lookup "$LUT_DIR/$t.dat" --device cpu --quiet > "$tmp/got"
+    same "lut.fa seqdist --lookup $t.dat vs SeqDist -rin" "$tmp/got" "$tmp/lut_$t.want"
+done
+# --strict reads clean input exactly as compat mode does
+"$TOOL" --in "$tmp/syn.fa" --strict --device cpu --quiet -i > "$tmp/got"
+same "syn.fa ndist --strict vs NDist" "$tmp/got" "$tmp/syn_nd.want"
+"$TOOL" --in "$tmp/syn_sd.fa" --metric seqdist --strict --device cpu --quiet -i > "$tmp/got"
+same "syn_sd.fa seqdist --strict vs SeqDist" "$tmp/got" "$tmp/syn_sd_sd.want"
 checks=$((checks + 1))
 if ! grep -q -- '-nan' "$tmp/lower_sd.want"; then echo "FAIL SeqDist on lowercase reads gave no -nan"; fail=$((fail + 1)); fi
 # (e) on the real reads too
