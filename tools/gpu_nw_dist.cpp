@@ -3,6 +3,7 @@
 // computed whole or as row slices (--rows, --tile) that concatenate to the
 // whole matrix.
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <future>
 #include <memory>
@@ -107,6 +108,10 @@ int run(int argc, char** argv) {
     if (!a.lookup.empty() && metric != NwMetric::seqdist) throw UsageError("--lookup applies to --metric seqdist only");
     const SeqDistTable table = a.lookup.empty() ? tran_dat() : read_seqdist_table(a.lookup);
 
+    // Command-line mistakes before reading a large input: the syntax now, the
+    // row bounds once the reads are counted.
+    if (!a.rows.empty()) (void)parse_rows(a.rows, UINT64_MAX);
+    if (!a.tile.empty()) (void)parse_tile(a.tile, {});
     const DeviceChoice dev = resolve_device(common.device);
     auto engine_ready = std::async(std::launch::async, make_engine, dev, common.threads);
     using clock = std::chrono::steady_clock;
@@ -124,7 +129,7 @@ int run(int argc, char** argv) {
 
     OutputFile out(common.output);
     NwMatrixWriter writer(out, reads, wopt);
-    if (rows.begin == 0) writer.header();
+    if (rows.begin == 0 && rows.end > 0) writer.header();  // the slice holding row 0, if any
     const uint64_t budget = a.chunk_pairs ? a.chunk_pairs : (dev.cuda ? uint64_t{1} << 24 : uint64_t{1} << 20);
     const uint64_t total_pairs = pairs_in(rows), total_cells = cells_in(rows, lengths);
     uint64_t done_pairs = 0, done_cells = 0;
