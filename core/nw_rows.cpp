@@ -14,14 +14,21 @@ bool parse_u64(const std::string& s, uint64_t& v) {
 }
 }  // namespace
 
-RowRange parse_rows(const std::string& spec, uint64_t n) {
+RowRange parse_rows_syntax(const std::string& spec) {
     const size_t colon = spec.find(':');
     if (colon == std::string::npos)
         throw UsageError("--rows must be A:B (0-based, half-open), not \"" + spec + "\"");
     const std::string a = spec.substr(0, colon), b = spec.substr(colon + 1);
-    RowRange r{0, n};
+    RowRange r{0, UINT64_MAX};
     if ((!a.empty() && !parse_u64(a, r.begin)) || (!b.empty() && !parse_u64(b, r.end)))
         throw UsageError("--rows must be A:B with whole numbers, not \"" + spec + "\"");
+    if (r.begin > r.end) throw UsageError("--rows " + spec + " has A > B");
+    return r;
+}
+
+RowRange parse_rows(const std::string& spec, uint64_t n) {
+    RowRange r = parse_rows_syntax(spec);
+    if (r.end == UINT64_MAX) r.end = n;
     if (r.begin > r.end || r.end > n)
         throw UsageError("--rows " + spec + " is outside 0:" + std::to_string(n) + " or has A > B");
     return r;

@@ -16,6 +16,8 @@ struct RowRange {
 // "A:B" (0-based, half-open; A or B may be omitted: ":B", "A:", ":").
 // Throws UsageError when malformed or outside [0, n].
 RowRange parse_rows(const std::string& spec, uint64_t n);
+// The syntax alone (B = UINT64_MAX when omitted), before the reads are counted.
+RowRange parse_rows_syntax(const std::string& spec);
 
 // "K/N", K in 1..N: the K-th of N contiguous row ranges of about equal cell
 // count (sum over the range's pairs of la * lb). Throws UsageError.

@@ -110,7 +110,7 @@ int run(int argc, char** argv) {
 
     // Command-line mistakes before reading a large input: the syntax now, the
     // row bounds once the reads are counted.
-    if (!a.rows.empty()) (void)parse_rows(a.rows, UINT64_MAX);
+    if (!a.rows.empty()) (void)parse_rows_syntax(a.rows);
     if (!a.tile.empty()) (void)parse_tile(a.tile, {});
     const DeviceChoice dev = resolve_device(common.device);
     auto engine_ready = std::async(std::launch::async, make_engine, dev, common.threads);
@@ -134,25 +134,38 @@ int run(int argc, char** argv) {
     const uint64_t total_pairs = pairs_in(rows), total_cells = cells_in(rows, lengths);
     uint64_t done_pairs = 0, done_cells = 0;
     double engine_s = 0;
-    // The engine computes chunk k+1 while chunk k is being formatted and written.
-    std::future<void> writing;
-    std::vector<double> values, ready;
-    std::vector<NwPair> pairs;
-    std::vector<uint64_t> position;
+    // Three stages overlap: the pairs of chunk k+1 are listed while the engine
+    // computes chunk k, and chunk k-1 is put back in row-major order and
+    // written meanwhile.
+    struct Work {
+        std::vector<NwPair> pairs;
+        std::vector<uint64_t> position;
+    };
     const NwPairOrder order(lengths);
-    for (const RowRange& c : chunk_rows(rows, budget)) {
-        order.pairs(c, pairs, position);
-        values.resize(pairs.size());
+    const std::vector<RowRange> chunks = chunk_rows(rows, budget);
+    auto list = [&order, &chunks](size_t c) {
+        Work w;
+        order.pairs(chunks[c], w.pairs, w.position);
+        return w;
+    };
+    std::future<Work> listing;
+    if (!chunks.empty()) listing = std::async(std::launch::async, list, size_t{0});
+    std::future<void> writing;
+    for (size_t ci = 0; ci < chunks.size(); ++ci) {
+        const RowRange c = chunks[ci];
+        Work w = listing.get();
+        if (ci + 1 < chunks.size()) listing = std::async(std::launch::async, list, ci + 1);
+        std::vector<double> values(w.pairs.size());
         const auto e0 = clock::now();
-        engine->compute(pairs, values);
+        engine->compute(w.pairs, values);
         engine_s += std::chrono::duration<double>(clock::now() - e0).count();
         if (writing.valid()) writing.get();
-        ready.resize(values.size());
-        for (size_t k = 0; k < values.size(); ++k) ready[position[k]] = values[k];
-        writing = std::async(std::launch::async, [&writer, &ready, c] {
-            writer.rows(c.begin, c.end - c.begin, ready);
+        writing = std::async(std::launch::async, [&writer, c, values = std::move(values), w = std::move(w)] {
+            std::vector<double> row_major(values.size());
+            for (size_t k = 0; k < values.size(); ++k) row_major[w.position[k]] = values[k];
+            writer.rows(c.begin, c.end - c.begin, row_major);
         });
-        done_pairs += pairs.size();
+        done_pairs += pairs_in(c);
         done_cells += cells_in(c, lengths);
         if (common.progress) {
             const double s = std::chrono::duration<double>(clock::now() - t0).count();
