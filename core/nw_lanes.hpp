@@ -12,7 +12,7 @@
 
 // The vector helpers below are always inlined; GCC's note that passing a
 // 32-byte vector by value differs between the SSE2 and AVX2 ABIs is moot.
-#if defined(__GNUC__) && !defined(__clang__)
+#if defined(__GNUC__)  // GCC and clang
 #pragma GCC diagnostic ignored "-Wpsabi"
 #endif
 
@@ -46,8 +46,8 @@ struct Scratch {
 // (12 per gap, 4 bits of code room) stay below 32,768 and the counts fit.
 inline constexpr uint32_t kNdistLaneMaxSum = 2730;
 
-[[gnu::always_inline]] inline I16 select(I16 mask, I16 a, I16 b) { return (mask & a) | (~mask & b); }
-[[gnu::always_inline]] inline I16 vmin(I16 a, I16 b) { return select(a < b, a, b); }
+[[gnu::always_inline]] inline I16 select16(I16 mask, I16 a, I16 b) { return (mask & a) | (~mask & b); }
+[[gnu::always_inline]] inline I16 vmin(I16 a, I16 b) { return select16(a < b, a, b); }
 [[gnu::always_inline]] inline I16 splat(int v) { return I16{} + static_cast<int16_t>(v); }
 
 template <int W>
@@ -88,8 +88,8 @@ void ndist(const Group& g, Scratch& s, double* out) {
             const I16 open_left = ((lK & three) != nw_key::left) & one;
             const I16 open_up = ((uK & three) != nw_key::up) & one;
             const I16 is_diag = c == nw_key::diag, is_left = c == nw_key::left;
-            const I16 nD = select(is_diag, dD + (dif & one), select(is_left, lD + open_left, uD + open_up));
-            const I16 nC = select(is_diag, dC + one, select(is_left, lC + open_left, uC + open_up));
+            const I16 nD = select16(is_diag, dD + (dif & one), select16(is_left, lD + open_left, uD + open_up));
+            const I16 nC = select16(is_diag, dC + one, select16(is_left, lC + open_left, uC + open_up));
             dK = uK, dD = uD, dC = uC;
             K[j] = lK = k, D[j] = lD = nD, C[j] = lC = nC;
         }
@@ -105,9 +105,9 @@ void ndist(const Group& g, Scratch& s, double* out) {
 // SeqDist (strict comparisons, one add per candidate, the free moves adding
 // nothing at all).
 using U8s = uint8_t __attribute__((vector_size(kSeqdistLanes)));
-[[gnu::always_inline]] inline I64 select(I64 mask, I64 a, I64 b) { return (mask & a) | (~mask & b); }
-[[gnu::always_inline]] inline F64 select(I64 mask, F64 a, F64 b) {
-    return reinterpret_cast<F64>(select(mask, reinterpret_cast<I64>(a), reinterpret_cast<I64>(b)));
+[[gnu::always_inline]] inline I64 select64(I64 mask, I64 a, I64 b) { return (mask & a) | (~mask & b); }
+[[gnu::always_inline]] inline F64 select_double(I64 mask, F64 a, F64 b) {
+    return reinterpret_cast<F64>(select64(mask, reinterpret_cast<I64>(a), reinterpret_cast<I64>(b)));
 }
 
 template <int W>
@@ -145,22 +145,22 @@ void seqdist(const Group& g, const SeqDistTable& t, Scratch& s, double* out) {
             const I64 y = __builtin_convertvector(bytes, I64);
             jv += one;
             // Does B[j-1] extend the column that entered (i, j-1)?
-            const I64 hp = select(lM == nw_key::diag, (ac == yp) & (y == ac), select(lM == nw_key::left, y == yp, y == ac));
-            const F64 gcost = select(hp, hp_gap, plain_gap);
+            const I64 hp = select64(lM == nw_key::diag, (ac == yp) & (y == ac), select64(lM == nw_key::left, y == yp, y == ac));
+            const F64 gcost = select_double(hp, hp_gap, plain_gap);
             const F64 fu = F[j];
             const I64 uL = L[j];
             const F64 diag = dF + cost_row[j - 1];
             const F64 left = last_row ? lF : lF + gcost;
             const I64 last_col = jv == lbv;
-            const F64 up = select(last_col, fu, fu + gcost);
+            const F64 up = select_double(last_col, fu, fu + gcost);
             const I64 d_lt_l = diag < left, d_lt_u = diag < up, l_lt_u = left < up;
-            const I64 mv = select(d_lt_l, select(d_lt_u, I64{} + nw_key::diag, I64{} + nw_key::up),
-                                  select(l_lt_u, I64{} + nw_key::left, I64{} + nw_key::up));
-            const F64 dl = select(d_lt_l, diag, left);
-            const F64 f = select(up < dl, up, dl);
+            const I64 mv = select64(d_lt_l, select64(d_lt_u, I64{} + nw_key::diag, I64{} + nw_key::up),
+                                  select64(l_lt_u, I64{} + nw_key::left, I64{} + nw_key::up));
+            const F64 dl = select_double(d_lt_l, diag, left);
+            const F64 f = select_double(up < dl, up, dl);
             const I64 len_left = last_row ? lL : lL + one;
             const I64 len_up = uL + (~last_col & one);
-            const I64 len = select(mv == nw_key::diag, dL + one, select(mv == nw_key::left, len_left, len_up));
+            const I64 len = select64(mv == nw_key::diag, dL + one, select64(mv == nw_key::left, len_left, len_up));
             dF = fu, dL = uL, yp = y;
             F[j] = lF = f, L[j] = lL = len, M[j] = lM = mv;
         }
