@@ -3,11 +3,12 @@
 // share A and have B reads of almost equal length, then cut into contiguous
 // shares of equal cell count, one host thread per GPU. Each share runs in
 // launches of a bounded number of pairs (fewer when device memory is short)
-// of the kernels in nw_kernels.cuh. Pairs the kernels do not take (empty
-// reads; NDist reads with a literal '-' or la + lb >= 32,768) run on the host
-// meanwhile, with the general forward form. The kernels return the raw state
-// at (la, lb) and the host turns it into the distance with the CPU engine's
-// own code, so results never depend on the GPU count or the launch size.
+// of the kernels in nw_kernels.cuh (NDist: fill, then traceback, per launch).
+// Pairs the kernels do not take (empty reads; NDist pairs with la + lb > 5000)
+// run on the host meanwhile, with the general forward form. The kernels
+// return raw counts and the host turns them into the distance with the CPU
+// engine's own code, so results never depend on the GPU count or the launch
+// size.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -37,38 +38,32 @@ using NwKernel = void (*)(NwParams);
 
 struct NwVariant {
     NwMetric metric;
-    int rows;  // A rows per strip, in registers
-    NwKernel kernel;
+    const char* name;
+    int rows;           // A rows per strip, in registers
+    NwKernel kernel;    // SeqDist: the kernel; NDist: the fill
+    NwKernel traceback; // NDist only
 };
 
 // The one table of kernel instances.
 const NwVariant kNwVariants[] = {
-    {NwMetric::ndist, 8, nw_ndist_kernel<8>},
-    {NwMetric::ndist, 16, nw_ndist_kernel<16>},
-    {NwMetric::ndist, 32, nw_ndist_kernel<32>},
-    {NwMetric::seqdist, 8, nw_seqdist_kernel<8>},
-    {NwMetric::seqdist, 16, nw_seqdist_kernel<16>},
-    {NwMetric::seqdist, 24, nw_seqdist_kernel<24>},
+    {NwMetric::ndist, "ndist_tb_r8", 8, nw_ndist_fill_kernel<8>, nw_ndist_traceback_kernel<8>},
+    {NwMetric::ndist, "ndist_tb_r16", 16, nw_ndist_fill_kernel<16>, nw_ndist_traceback_kernel<16>},
+    {NwMetric::ndist, "ndist_tb_r32", 32, nw_ndist_fill_kernel<32>, nw_ndist_traceback_kernel<32>},
+    {NwMetric::seqdist, "seqdist_r8", 8, nw_seqdist_kernel<8>, nullptr},
+    {NwMetric::seqdist, "seqdist_r16", 16, nw_seqdist_kernel<16>, nullptr},
+    {NwMetric::seqdist, "seqdist_r24", 24, nw_seqdist_kernel<24>, nullptr},
 };
-// Measured on an H200 with 400-nt reads (bench_nw_gpu ... variants): NDist
-// r8/r16 1.08 TCUPS, r32 1.02; SeqDist r8 0.45, r16 0.38, r24 0.31.
-constexpr int kDefaultRows[2] = {16, 8};  // ndist, seqdist
-
-// NDist pairs the kernels take: la + lb below this (columns << 1 in 16 bits).
-constexpr uint64_t kNdistMaxLengths = 32768;
-
-// The kernel's NDist state in the CPU engine's encodings (nw_kernels.cuh):
-// move codes 1..3 -> 0..2, columns << 1 -> columns.
-inline double ndist_from_kernel(int2 r, uint32_t la, uint32_t lb) {
-    const int32_t counts = (r.x & ~0xffff) | ((r.x & 0xffff) >> 1);
-    return ndist_from_counts(counts, r.y - 1, la, lb);
-}
+// Measured on an H200 with 2000 x 400-nt reads (bench_nw_gpu 2000 400 all 150
+// variants; kernel time): NDist tb_r8 2.58 TCUPS, tb_r16 3.09, tb_r32 3.66;
+// SeqDist r8 0.45, r16 0.38, r24 0.31.
+constexpr int kDefaultRows[2] = {32, 8};  // ndist, seqdist
 
 constexpr size_t kDefaultLaunchPairs = size_t{1} << 20;
+constexpr size_t kMaxLaunchBytes = size_t{32} << 30;  // NDist moves: 40 KB per 400 x 400 pair
 constexpr size_t kMinLaunchPairs = 32;  // one warp
 constexpr size_t kCodeAlign = 16, kCodeTail = 64;
 
-std::string variant_name(const NwVariant& v) { return std::string(nw_metric_name(v.metric)) + "_r" + std::to_string(v.rows); }
+std::string variant_name(const NwVariant& v) { return v.name; }
 
 const NwVariant& pick_variant(NwMetric metric, const std::string& forced) {
     for (const auto& v : kNwVariants) {
@@ -88,12 +83,14 @@ struct Slot {
     DeviceBuffer<uint32_t> len;
     DeviceBuffer<uint2> pairs;
     DeviceBuffer<uint64_t> warp_base;
-    DeviceBuffer<int2> nd_scratch, nd_out;
+    DeviceBuffer<NdWarp> nd_warps;
+    DeviceBuffer<uint32_t> nd_scratch, nd_moves, nd_out;
     DeviceBuffer<double> sd_f, sd_f_out;
     DeviceBuffer<int32_t> sd_len, sd_len_out;
     PinnedBuffer<uint2> h_pairs;
     PinnedBuffer<uint64_t> h_base;
-    PinnedBuffer<int2> h_nd;
+    PinnedBuffer<NdWarp> h_warps;
+    PinnedBuffer<uint32_t> h_nd;
     PinnedBuffer<double> h_f;
     PinnedBuffer<int32_t> h_len;
     // Per compute() call.
@@ -129,13 +126,15 @@ public:
         const size_t n = coded.size();
         std::vector<uint64_t> off(n);
         std::vector<uint32_t> len(n);
-        size_t total = 0;
+        size_t total = 0, longest = 0;
         for (size_t i = 0; i < n; ++i) {
             off[i] = total;
             len[i] = coded.length(i);
+            longest = std::max<size_t>(longest, len[i]);
             total += (size_t{len[i]} + kCodeAlign - 1) / kCodeAlign * kCodeAlign;
         }
-        std::vector<uint8_t> codes(total + kCodeTail, 0);
+        // The NDist fill reads both halves' A and B up to the larger lengths.
+        std::vector<uint8_t> codes(total + longest + kCodeTail, 0);
         for (size_t i = 0; i < n; ++i)
             if (len[i] > 0) std::memcpy(codes.data() + off[i], coded.data(i), len[i]);
         for (auto& s : slots_) {
@@ -159,7 +158,7 @@ private:
         const uint32_t la = coded_->length(p.a), lb = coded_->length(p.b);
         if (la == 0 || lb == 0) return false;
         if (coded_->metric == NwMetric::seqdist) return true;
-        return !coded_->has_gap[p.a] && !coded_->has_gap[p.b] && uint64_t{la} + lb < kNdistMaxLengths;
+        return uint64_t{la} + lb <= nw_dev::kNdistMaxLengths;
     }
     std::vector<uint32_t> sorted_gpu_pairs(std::span<const NwPair> pairs, std::vector<uint32_t>& host) const;
     void run_slot(Slot& s, const NwVariant& v, std::span<const NwPair> pairs, std::span<const uint32_t> order,
@@ -270,43 +269,62 @@ void CudaNwEngine::run_slot(Slot& s, const NwVariant& v, std::span<const NwPair>
     DeviceGuard guard(s.device);
     cudaStream_t st = s.stream->get();
     const bool nd = v.metric == NwMetric::ndist;
-    const size_t col_bytes = nd ? sizeof(int2) : sizeof(double) + sizeof(int32_t);
+    // Pairs per scratch warp: NDist fill threads take two pairs each.
+    const size_t warp_pairs = nd ? 64 : 32;
+    const uint64_t move_words = static_cast<uint64_t>(v.rows / 8) * 32;  // per strip and column of a warp
     size_t cap = launch_pairs_ ? std::max(launch_pairs_, size_t{1}) : kDefaultLaunchPairs;
     // Scratch may take at most half of what is free now (others may share the GPU).
     size_t free_bytes = 0, total_bytes = 0;
     WARPDP_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
-    const size_t budget = free_bytes / 2;
+    const size_t budget = std::min(free_bytes / 2, kMaxLaunchBytes);
     s.kernel_ms = 0;
     s.launches = 0;
     std::vector<uint64_t> base;
+    std::vector<NdWarp> warps_nd;
     for (size_t pos = 0; pos < order.size();) {
         size_t n = std::min(cap, order.size() - pos);
-        uint64_t elems = 0;
+        uint64_t elems = 0, mwords = 0;
+        size_t warps = 0;
         for (;;) {
-            // Scratch of warp w: 32 lanes x its longest B.
-            const size_t warps = (n + 31) / 32;
-            base.assign(warps, 0);
+            // Scratch of warp w: 32 lanes x its longest B; NDist moves: strips x longest B x 32 lanes x R / 8 words.
+            warps = (n + warp_pairs - 1) / warp_pairs;
+            base.assign(nd ? 0 : warps, 0);
+            warps_nd.assign(nd ? warps : 0, NdWarp{});
             elems = 0;
+            mwords = 0;
             for (size_t w = 0; w < warps; ++w) {
-                uint32_t m = 0;
-                for (size_t q = w * 32; q < std::min(n, w * 32 + 32); ++q)
-                    m = std::max(m, coded_->length(pairs[order[pos + q]].b));
-                base[w] = elems;
-                elems += uint64_t{32} * m;
+                uint32_t mb = 0, ma = 0;
+                for (size_t q = w * warp_pairs; q < std::min(n, (w + 1) * warp_pairs); ++q) {
+                    mb = std::max(mb, coded_->length(pairs[order[pos + q]].b));
+                    ma = std::max(ma, coded_->length(pairs[order[pos + q]].a));
+                }
+                if (nd) {
+                    const uint64_t strips = (ma + v.rows - 1) / v.rows;
+                    warps_nd[w] = NdWarp{mwords, elems, mb, 0};
+                    mwords += strips * mb * move_words;
+                } else {
+                    base[w] = elems;
+                }
+                elems += uint64_t{32} * mb;
             }
-            const size_t bytes = elems * col_bytes + n * (sizeof(uint2) + 16) + warps * sizeof(uint64_t);
+            const size_t bytes = nd ? (elems + mwords) * sizeof(uint32_t) + n * (sizeof(uint2) + 8) + warps * sizeof(NdWarp)
+                                    : elems * (sizeof(double) + sizeof(int32_t)) + n * (sizeof(uint2) + 16) +
+                                          warps * sizeof(uint64_t);
             bool fits = bytes <= budget;
             if (fits) {
                 try {
                     s.pairs.reserve(n);
-                    s.warp_base.reserve(warps);
                     s.h_pairs.reserve(n);
-                    s.h_base.reserve(warps);
                     if (nd) {
+                        s.nd_warps.reserve(warps);
+                        s.h_warps.reserve(warps);
                         s.nd_scratch.reserve(std::max<uint64_t>(elems, 1));
+                        s.nd_moves.reserve(std::max<uint64_t>(mwords, 1));
                         s.nd_out.reserve(n);
                         s.h_nd.reserve(n);
                     } else {
+                        s.warp_base.reserve(warps);
+                        s.h_base.reserve(warps);
                         s.sd_f.reserve(std::max<uint64_t>(elems, 1));
                         s.sd_len.reserve(std::max<uint64_t>(elems, 1));
                         s.sd_f_out.reserve(n);
@@ -325,34 +343,47 @@ void CudaNwEngine::run_slot(Slot& s, const NwVariant& v, std::span<const NwPair>
                                     std::to_string(n) + " pairs (" + std::to_string(bytes) + " bytes; " +
                                     std::to_string(free_bytes) + " bytes were free)");
             // Release what grew so the smaller launch can allocate afresh.
-            s.nd_scratch.reset(0), s.sd_f.reset(0), s.sd_len.reset(0);
+            s.nd_scratch.reset(0), s.nd_moves.reset(0), s.sd_f.reset(0), s.sd_len.reset(0);
             n = std::max(kMinLaunchPairs, n / 2);
             cap = n;
         }
         uint2* hp = s.h_pairs.get();
         for (size_t q = 0; q < n; ++q) hp[q] = make_uint2(pairs[order[pos + q]].a, pairs[order[pos + q]].b);
-        std::copy(base.begin(), base.end(), s.h_base.get());
         WARPDP_CUDA_CHECK(cudaMemcpyAsync(s.pairs.get(), hp, n * sizeof(uint2), cudaMemcpyHostToDevice, st));
-        WARPDP_CUDA_CHECK(cudaMemcpyAsync(s.warp_base.get(), s.h_base.get(), base.size() * sizeof(uint64_t),
-                                          cudaMemcpyHostToDevice, st));
+        if (nd) {
+            std::copy(warps_nd.begin(), warps_nd.end(), s.h_warps.get());
+            WARPDP_CUDA_CHECK(cudaMemcpyAsync(s.nd_warps.get(), s.h_warps.get(), warps * sizeof(NdWarp),
+                                              cudaMemcpyHostToDevice, st));
+        } else {
+            std::copy(base.begin(), base.end(), s.h_base.get());
+            WARPDP_CUDA_CHECK(cudaMemcpyAsync(s.warp_base.get(), s.h_base.get(), warps * sizeof(uint64_t),
+                                              cudaMemcpyHostToDevice, st));
+        }
         NwParams p;
         p.rd = NwDeviceReads{s.codes.get(), s.off.get(), s.len.get()};
         p.pairs = s.pairs.get();
         p.n = static_cast<uint32_t>(n);
-        p.warp_base = s.warp_base.get();
+        p.nd_warps = s.nd_warps.get();
         p.nd_scratch = s.nd_scratch.get();
+        p.nd_moves = s.nd_moves.get();
+        p.nd_out = s.nd_out.get();
+        p.warp_base = s.warp_base.get();
         p.sd_f = s.sd_f.get();
         p.sd_len = s.sd_len.get();
-        p.nd_out = s.nd_out.get();
         p.sd_f_out = s.sd_f_out.get();
         p.sd_len_out = s.sd_len_out.get();
         for (int k = 0; k < 16; ++k) p.table[k] = coded_->table.cost[static_cast<size_t>(k)];
-        const unsigned grid = static_cast<unsigned>((n + kNwBlock - 1) / kNwBlock);
+        const size_t threads = nd ? (n + 1) / 2 : n;
+        const unsigned grid = static_cast<unsigned>((threads + kNwBlock - 1) / kNwBlock);
         WARPDP_CUDA_CHECK(cudaEventRecord(s.ev_start->get(), st));
         WARPDP_CUDA_CHECK_LAUNCH((v.kernel<<<grid, kNwBlock, 0, st>>>(p)));
+        if (nd) {
+            const unsigned tb_grid = static_cast<unsigned>((n + kNwBlock - 1) / kNwBlock);
+            WARPDP_CUDA_CHECK_LAUNCH((v.traceback<<<tb_grid, kNwBlock, 0, st>>>(p)));
+        }
         WARPDP_CUDA_CHECK(cudaEventRecord(s.ev_end->get(), st));
         if (nd) {
-            WARPDP_CUDA_CHECK(cudaMemcpyAsync(s.h_nd.get(), s.nd_out.get(), n * sizeof(int2), cudaMemcpyDeviceToHost, st));
+            WARPDP_CUDA_CHECK(cudaMemcpyAsync(s.h_nd.get(), s.nd_out.get(), n * sizeof(uint32_t), cudaMemcpyDeviceToHost, st));
         } else {
             WARPDP_CUDA_CHECK(cudaMemcpyAsync(s.h_f.get(), s.sd_f_out.get(), n * sizeof(double), cudaMemcpyDeviceToHost, st));
             WARPDP_CUDA_CHECK(
@@ -368,7 +399,8 @@ void CudaNwEngine::run_slot(Slot& s, const NwVariant& v, std::span<const NwPair>
             const uint32_t la = coded_->length(pr.a), lb = coded_->length(pr.b);
             double d;
             if (nd) {
-                d = ndist_from_kernel(s.h_nd.get()[q], la, lb);
+                // differences << 16 | columns with the trailing run already removed: as after a final DIAG.
+                d = ndist_from_counts(static_cast<int32_t>(s.h_nd.get()[q]), nw_key::diag, la, lb);
             } else {
                 d = s.h_f.get()[q] / static_cast<double>(s.h_len.get()[q]);
             }

@@ -20,9 +20,9 @@ struct NwCudaStats {
     double device_ms = 0;      // max over devices of the wall time of its share (uploads, kernels, downloads)
     uint64_t gpu_pairs = 0;    // pairs computed on GPUs
     uint64_t gpu_cells = 0;    // sum of la * lb over those pairs
-    uint64_t host_pairs = 0;   // pairs the host computed (empty reads, NDist '-' or la + lb >= 32768)
+    uint64_t host_pairs = 0;   // pairs the host computed (empty reads, NDist la + lb > 5000)
     uint64_t launches = 0;     // kernel launches, all devices
-    std::string variant;       // kernel instance, e.g. "ndist_r32"
+    std::string variant;       // kernel instance, e.g. "ndist_tb_r32"
 };
 
 class NwCudaEngine : public NwEngine {
@@ -41,7 +41,7 @@ public:
 // pairs); tests use that to exercise the split on a single GPU.
 std::unique_ptr<NwCudaEngine> make_nw_cuda_engine_ex(const std::vector<int>& devices);
 
-// Names of all kernel instances ("ndist_r<rows>", "seqdist_r<rows>").
+// Names of all kernel instances ("ndist_tb_r<rows>", "seqdist_r<rows>").
 std::vector<std::string> nw_cuda_variants();
 
 }  // namespace warpdp

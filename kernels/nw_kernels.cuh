@@ -1,52 +1,74 @@
-// gpu-nw-dist's CUDA kernels: the forward forms of NDist and SeqDist
-// (core/nw_forward.hpp, core/nw_lanes.hpp), one thread per pair, exactly the
-// per-cell operations of the CPU lane kernels. Kernels only compute: device
-// pointers, sizes and a parameter struct in, raw end-of-matrix state out;
-// nw_cuda.cu decides shapes and launches, and turns the raw state into the
-// distance with the same host code as the CPU engine.
+// gpu-nw-dist's CUDA kernels. Kernels only compute: device pointers, sizes
+// and a parameter struct in, raw per-pair results out; nw_cuda.cu decides
+// shapes and launches, and turns the raw results into the distance with the
+// same host code as the CPU engine. Only pairs with la, lb >= 1 come here (the
+// host handles empty reads).
 //
-// Layout. A thread sweeps its A read in strips of R rows (R a template
-// argument) held in registers; for each strip it runs over the columns
-// j = 1..lb of B, computing R cells per column. The bottom row of a strip
-// (what the next strip reads as its "up" row) goes to a global scratch laid
-// out per warp as [column][lane], so a warp's loads and stores are one
-// coalesced 256-byte (NDist) or 256+128-byte (SeqDist) transaction per
-// column. The first strip takes row 0 from its closed form. Rows past la in
-// the last strip compute values nobody reads (no cell depends on a lower
-// row). Only pairs with la, lb >= 1 come here (the host handles empty reads).
+// Layout shared by both metrics. A thread sweeps A in strips of R rows (R a
+// template argument) held in registers; for each strip it runs over the
+// columns j = 1..lb of B, computing R cells per column. The bottom row of a
+// strip (what the next strip reads as its "up" row) goes to a global scratch
+// laid out per warp as [column][lane], so a warp's loads and stores are
+// coalesced. The first strip takes row 0 from its closed form. Rows past la
+// in the last strip compute values nobody reads (no cell depends on a lower
+// row).
 //
-// Exactness. NDist: int32 keys (2*score)<<2 | move code, chosen by DPX
-// __viaddmin_s32 (exact: the keys are < 2^22), and the packed counts
-// differences<<16 | columns<<1 selected
-// by the winner's code (la + lb < 32768, checked by the host; see the NDist
-// kernel's encodings). SeqDist: FP64, the same adds in the same order and
-// the same strict comparisons as nw_lanes.hpp; the project compiles CUDA with
-// --fmad=false, and there is no multiply-add to contract anyway.
+// NDist (docs/nw-cuda.md): two kernels. The fill does only the NW decisions,
+// two pairs per thread in the 16-bit halves of 32-bit words (lo = pair 2t, hi
+// = pair 2t + 1 of the work order; each half has its own A, B and lengths, the
+// thread runs to the larger la and lb of the two). Keys (2*score)<<2 | move
+// code (UP 0 < LEFT 1 < DIAG 2) are unsigned 16-bit, so the smallest key is
+// AmpliconNoise's move, ties included, and DPX __viaddmin_u16x2 picks it for
+// both halves at once. Exact while every key stays below 65536: the host
+// sends only pairs with la + lb <= 5000, so la, lb <= 4999 in both halves and
+// every key, also in the padding cells, is <= 12 * (4999 + R) + 2 + 13, and no
+// 32-bit add carries between the halves. The fill stores each cell's move
+// code (2 bits; 8 rows of both halves per 32-bit word) in a moves buffer laid
+// out per warp as [strip][column][lane][R / 8 words]. The traceback kernel,
+// one thread per pair, walks the moves from (la, lb) as NDist does and counts
+// the distance's differences and columns on the way (NDist's column rule in
+// streaming form; a literal '-' is handled exactly).
+//
+// SeqDist: FP64, the same adds in the same order and the same strict
+// comparisons as nw_lanes.hpp, one pair per thread, the distance state carried
+// forward per cell; the project compiles CUDA with --fmad=false, and there is
+// no multiply-add to contract anyway.
 #pragma once
 
 #include <cuda_runtime.h>
 
 #include <cstdint>
+#include <type_traits>
 
 namespace warpdp::cuda {
 
 inline constexpr int kNwBlock = 128;  // 4 warps
 
 struct NwDeviceReads {
-    const uint8_t* codes = nullptr;  // letter codes, each read 16-byte aligned, padded (tail >= 64 bytes)
+    const uint8_t* codes = nullptr;  // letter codes, each read 16-byte aligned; the buffer's tail is padded by the longest read + 64
     const uint64_t* off = nullptr;   // start of read i in codes
     const uint32_t* len = nullptr;
+};
+
+// Where an NDist fill warp (64 pairs) keeps its moves and its strip scratch.
+struct NdWarp {
+    uint64_t moves = 0;    // first 32-bit word in nd_moves: [strip][column][32 lanes][R / 8]
+    uint64_t scratch = 0;  // first word in nd_scratch: [column][32 lanes]
+    uint32_t cols = 0;     // longest B of the warp's pairs
+    uint32_t unused = 0;
 };
 
 struct NwParams {
     NwDeviceReads rd;
     const uint2* pairs = nullptr;        // (a, b) read indices, in work order
     uint32_t n = 0;                      // pairs in this launch
-    const uint64_t* warp_base = nullptr; // scratch element offset of each warp ([column][32 lanes])
-    int2* nd_scratch = nullptr;          // NDist: (key, counts) of a strip's bottom row
+    const NdWarp* nd_warps = nullptr;    // NDist: per fill warp
+    uint32_t* nd_scratch = nullptr;      // NDist: packed clean keys of a strip's bottom row
+    uint32_t* nd_moves = nullptr;        // NDist: move codes
+    uint32_t* nd_out = nullptr;          // NDist: differences << 16 | columns, trailing run removed
+    const uint64_t* warp_base = nullptr; // SeqDist: scratch element offset of each warp ([column][32 lanes])
     double* sd_f = nullptr;              // SeqDist: score of a strip's bottom row
     int32_t* sd_len = nullptr;           // SeqDist: length counter of a strip's bottom row
-    int2* nd_out = nullptr;              // NDist: (counts, final move code) at (la, lb), kernel encodings
     double* sd_f_out = nullptr;          // SeqDist: F(la, lb)
     int32_t* sd_len_out = nullptr;       // SeqDist: nComp at (la, lb)
     double table[16] = {};               // SeqDist substitution costs, [a * 4 + b]
@@ -54,88 +76,158 @@ struct NwParams {
 
 namespace nw_dev {
 constexpr int32_t kUp = 0, kLeft = 1, kDiag = 2;
-constexpr int32_t kOneRun = 0x10001;
-constexpr int32_t kCodeN = 8;  // nw_code::ndist_N
+constexpr int32_t kCodeN = 8;    // nw_code::ndist_N
+constexpr int32_t kCodeGap = 9;  // nw_code::ndist_gap: a literal '-', and what a gap column shows
+constexpr uint32_t kNdistMaxLengths = 5000;  // la + lb of a pair the NDist kernels take
 }  // namespace nw_dev
 
-// NDist, R rows per strip. Cell recurrence as nw_lanes::ndist, with two
-// encodings that save instructions (the host converts back, nw_cuda.cu):
-//  - move codes UP 1 < LEFT 2 < DIAG 3 (same order, so the same minimum), so
-//    "the left neighbour's move is not LEFT" is its key's bit 0 and "the up
-//    neighbour's move is not UP" is its bit 1;
-//  - counts as differences << 16 | columns << 1, so a new gap run adds
-//    0x10002 = (key & 1) * 0x10002 = (key & 2) * 0x8001: one AND and one IMAD
-//    (the FMA pipe) each. Needs columns < 32768: the host sends only pairs
-//    with la + lb < 32768.
-namespace nd_code {
-constexpr int32_t kUp = 1, kLeft = 2, kDiag = 3;
-constexpr int32_t kRun = 0x10002, kColumn = 2;
-}  // namespace nd_code
+// The code of a letter pair in one 16-bit half: low half x, high half y.
+__device__ __forceinline__ uint32_t nd_pack(uint32_t lo, uint32_t hi) { return lo | (hi << 16); }
 
+// NDist fill, R rows per strip, two pairs per thread.
 template <int R>
-__global__ void __launch_bounds__(kNwBlock) nw_ndist_kernel(NwParams p) {
-    using namespace nd_code;
+__global__ void __launch_bounds__(kNwBlock) nw_ndist_fill_kernel(NwParams p) {
+    static_assert(R % 8 == 0, "8 rows per moves word");
+    constexpr int W = R / 8;
+    constexpr uint32_t kClean = 0xFFFCFFFCu, kCode = 0x00030003u;
     const uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
-    if (t >= p.n) return;
-    const uint2 pr = p.pairs[t];
-    const int32_t la = static_cast<int32_t>(p.rd.len[pr.x]), lb = static_cast<int32_t>(p.rd.len[pr.y]);
-    const uint8_t* A = p.rd.codes + p.rd.off[pr.x];
-    const uint8_t* B = p.rd.codes + p.rd.off[pr.y];
-    int2* scratch = p.nd_scratch + p.warp_base[t / 32] + (t % 32);
-    int32_t K[R], S[R];
-    for (int32_t i0 = 0; i0 < la; i0 += R) {
+    if (2 * t >= p.n) return;
+    const uint2 plo = p.pairs[2 * t];
+    const uint2 phi = 2 * t + 1 < p.n ? p.pairs[2 * t + 1] : plo;  // an odd count: the hi half repeats lo
+    const int32_t la_lo = static_cast<int32_t>(p.rd.len[plo.x]), lb_lo = static_cast<int32_t>(p.rd.len[plo.y]);
+    const int32_t la_hi = static_cast<int32_t>(p.rd.len[phi.x]), lb_hi = static_cast<int32_t>(p.rd.len[phi.y]);
+    const int32_t la = max(la_lo, la_hi), lb = max(lb_lo, lb_hi);
+    const uint8_t* A_lo = p.rd.codes + p.rd.off[plo.x];
+    const uint8_t* A_hi = p.rd.codes + p.rd.off[phi.x];
+    const uint8_t* B_lo = p.rd.codes + p.rd.off[plo.y];
+    const uint8_t* B_hi = p.rd.codes + p.rd.off[phi.y];
+    const NdWarp wp = p.nd_warps[t / 32];
+    const uint32_t lane = t % 32;
+    uint32_t* scratch = p.nd_scratch + wp.scratch + lane;
+    uint32_t* moves = p.nd_moves + wp.moves + lane * W;
+    const size_t strip_words = static_cast<size_t>(wp.cols) * 32 * W;
+    uint32_t K[R];  // clean keys of the current column
+    // One strip from row i0 + 1. Only a strip holding row la of a half needs
+    // per-row LEFT costs (free on row la); the others use the constant.
+    auto strip = [&](int32_t i0, uint32_t* moves, auto edge) {
+        constexpr bool kEdge = decltype(edge)::value;
         const bool first = i0 == 0;
-        int32_t ac[R], gl[R];
-        bool an[R];
+        uint32_t a8[R], gl[kEdge ? R : 1];
 #pragma unroll
         for (int r = 0; r < R; ++r) {
-            ac[r] = __ldg(A + i0 + r);
-            an[r] = ac[r] == nw_dev::kCodeN;
-            gl[r] = (i0 + r + 1 == la ? 0 : 12) + kLeft;
-            K[r] = 12 * (i0 + r + 1) + kUp;  // column 0
-            S[r] = 0;
+            const int32_t i = i0 + r + 1;
+            a8[r] = nd_pack(__ldg(A_lo + i - 1), __ldg(A_hi + i - 1)) << 3;
+            if constexpr (kEdge) gl[r] = nd_pack(i == la_lo ? 1 : 13, i == la_hi ? 1 : 13);
+            K[r] = static_cast<uint32_t>(12 * i) * 0x10001u;  // column 0
         }
         // The strip's top boundary (row i0) at column j - 1: the diagonal of row i0 + 1.
-        int32_t bK = first ? kLeft : 12 * i0 + kUp, bS = 0;
+        uint32_t bK = static_cast<uint32_t>(12 * i0) * 0x10001u;
+#pragma unroll 1
         for (int32_t j = 1; j <= lb; ++j) {
-            const int32_t y = __ldg(B + j - 1);
-            const bool yn = y == nw_dev::kCodeN;
-            const int32_t gu = (j == lb ? 0 : 12) + kUp;
-            int32_t uK, uS;
-            if (first) {
-                uK = 12 * j + kLeft, uS = 0;
-            } else {
-                const int2 v = scratch[static_cast<size_t>(j - 1) * 32];
-                uK = v.x, uS = v.y;
-            }
-            int32_t dK = bK, dS = bS;
-            bK = uK, bS = uS;
+            const uint32_t y8 = nd_pack(__ldg(B_lo + j - 1), __ldg(B_hi + j - 1)) << 3;
+            const uint32_t gu = nd_pack(j == lb_lo ? 0 : 12, j == lb_hi ? 0 : 12);  // UP is free on column lb
+            uint32_t uK = first ? static_cast<uint32_t>(12 * j) * 0x10001u : scratch[static_cast<size_t>(j - 1) * 32];
+            uint32_t dK = bK;
+            bK = uK;
+            uint32_t mv[W];
+#pragma unroll
+            for (int w = 0; w < W; ++w) mv[w] = 0;
 #pragma unroll
             for (int r = 0; r < R; ++r) {
-                const int32_t lK = K[r], lS = S[r];
-                const bool mis = y != ac[r];
-                const bool dif = mis && !an[r] && !yn;
-                const int32_t kd = (dK & ~3) + (mis ? 8 + kDiag : kDiag);
-                const int32_t k = __viaddmin_s32(lK & ~3, gl[r], __viaddmin_s32(uK & ~3, gu, kd));
-                const int32_t c = k & 3;
-                const int32_t sd = dS + (dif ? kRun : kColumn);
-                const int32_t sl = (lK & 1) * kRun + lS;
-                const int32_t su = (uK & 2) * (kRun / 2) + uS;
-                const int32_t s = c == kDiag ? sd : (c == kLeft ? sl : su);
-                dK = lK, dS = lS;
-                uK = k, uS = s;
-                K[r] = k, S[r] = s;
+                // Diagonal cost 0 or 8 (letters equal or not) plus DIAG's code 2.
+                const uint32_t m = __viaddmin_u16x2(y8 ^ a8[r], 0x00020002u, 0x000A000Au);
+                const uint32_t kd = dK + m;
+                const uint32_t k = __viaddmin_u16x2(uK, gu, __viaddmin_u16x2(K[r], kEdge ? gl[r] : 0x000D000Du, kd));
+                mv[r / 8] = (mv[r / 8] << 2) | (k & kCode);  // row r % 8 at bits 2 * (7 - r % 8) (+16 for hi)
+                dK = K[r];
+                uK = K[r] = k & kClean;
             }
-            if (i0 + R < la) scratch[static_cast<size_t>(j - 1) * 32] = make_int2(uK, uS);
+            uint32_t* at = moves + static_cast<size_t>(j - 1) * 32 * W;
+            if constexpr (W == 1) {
+                *at = mv[0];
+            } else if constexpr (W == 2) {
+                *reinterpret_cast<uint2*>(at) = make_uint2(mv[0], mv[1]);
+            } else {
+                static_assert(W % 4 == 0, "R = 8, 16 or a multiple of 32");
+#pragma unroll
+                for (int w = 0; w < W; w += 4)
+                    reinterpret_cast<uint4*>(at)[w / 4] = make_uint4(mv[w], mv[w + 1], mv[w + 2], mv[w + 3]);
+            }
+            if (i0 + R < la) scratch[static_cast<size_t>(j - 1) * 32] = uK;
+        }
+    };
+    for (int32_t i0 = 0; i0 < la; i0 += R, moves += strip_words) {
+        const bool edge = (i0 < la_lo && la_lo <= i0 + R) || (i0 < la_hi && la_hi <= i0 + R);
+        if (edge)
+            strip(i0, moves, std::true_type{});
+        else
+            strip(i0, moves, std::false_type{});
+    }
+}
+
+// NDist traceback, one thread per pair (work-order index q: fill thread q / 2,
+// half q % 2). Walks NDist's path from (la, lb) and counts its alignment
+// columns with NDist's rule (core/nw_reference.cpp, ndist_columns_distance),
+// in the walk's order (the rule is symmetric): a column is (x, y) with a gap
+// move showing kCodeGap, as a literal '-' does; (gap, gap) columns change
+// nothing; a column counts only once both rows have shown a residue (the
+// overhang at the walk's start); a gap column opens a run (+1 difference, +1
+// column) unless a run of its kind is open; a residue pair adds a column, and
+// a difference if the letters differ and neither is N; at the end an open gap
+// run is the overhang at the walk's end and is removed.
+template <int R>
+__global__ void __launch_bounds__(kNwBlock) nw_ndist_traceback_kernel(NwParams p) {
+    using namespace nw_dev;
+    constexpr int W = R / 8;
+    const uint32_t q = blockIdx.x * blockDim.x + threadIdx.x;
+    if (q >= p.n) return;
+    const uint32_t t = q / 2, half_shift = 16 * (q % 2);
+    const uint2 pr = p.pairs[q];
+    int32_t i = static_cast<int32_t>(p.rd.len[pr.x]), j = static_cast<int32_t>(p.rd.len[pr.y]);
+    const uint8_t* A = p.rd.codes + p.rd.off[pr.x];
+    const uint8_t* B = p.rd.codes + p.rd.off[pr.y];
+    const NdWarp wp = p.nd_warps[t / 32];
+    const uint32_t* moves = p.nd_moves + wp.moves + (t % 32) * W;
+    const size_t strip_words = static_cast<size_t>(wp.cols) * 32 * W;
+    uint32_t num = 0, den = 0;
+    bool seen_x = false, seen_y = false;
+    int32_t open = 0;  // 0 none, 1 a run of gaps in A, 2 in B
+    auto column = [&](int32_t x, int32_t y) {
+        const bool xg = x == kCodeGap, yg = y == kCodeGap;
+        if (xg && yg) return;
+        seen_x |= !xg;
+        seen_y |= !yg;
+        if (!(seen_x && seen_y)) return;
+        if (xg || yg) {
+            const int32_t kind = xg ? 1 : 2;
+            if (open != kind) ++num, ++den;
+            open = kind;
+        } else {
+            ++den;
+            if (x != y && x != kCodeN && y != kCodeN) ++num;
+            open = 0;
+        }
+    };
+    while (i > 0 && j > 0) {
+        const int32_t r = (i - 1) % R;
+        const uint32_t word =
+            __ldg(moves + static_cast<size_t>((i - 1) / R) * strip_words + static_cast<size_t>(j - 1) * 32 * W + r / 8);
+        const int32_t code = static_cast<int32_t>(word >> (half_shift + 2 * (7 - r % 8))) & 3;
+        if (code == kDiag) {
+            --i, --j;
+            column(__ldg(A + i), __ldg(B + j));
+        } else if (code == kLeft) {
+            --j;
+            column(kCodeGap, __ldg(B + j));
+        } else {
+            --i;
+            column(__ldg(A + i), kCodeGap);
         }
     }
-    // (la, lb) sits in the last strip; K and S hold its column lb.
-    const int32_t last = la - 1 - ((la - 1) / R) * R;
-    int2 res = make_int2(0, 0);
-#pragma unroll
-    for (int r = 0; r < R; ++r)
-        if (r == last) res = make_int2(S[r], K[r] & 3);
-    p.nd_out[t] = res;
+    while (i > 0) column(__ldg(A + --i), kCodeGap);
+    while (j > 0) column(kCodeGap, __ldg(B + --j));
+    if (open != 0) --num, --den;
+    p.nd_out[q] = num << 16 | den;
 }
 
 // SeqDist, R rows per strip. Cell recurrence as nw_lanes::seqdist.

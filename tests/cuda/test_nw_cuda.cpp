@@ -2,10 +2,12 @@
 // traceback references, bit for bit, on fresh random reads every run (seed
 // printed, replay with WARPDP_TEST_SEED): lengths swept 0..~600 across the
 // strip heights (1, R-1, R, R+1, ...), empty reads, N/R/Y/U letters, reads
-// with a literal '-' (the host path), Tran.dat and a table with ties, every
-// kernel instance by name, 1 slot vs several (one GPU repeated and all GPUs),
-// a batch of > 100,000 pairs in small launches, and NDist pairs at the
-// kernels' length limit. Skips (77) without a GPU.
+// with a literal '-', Tran.dat and a table with ties, every kernel instance by
+// name, 1 slot vs several (one GPU repeated and all GPUs), odd launch sizes
+// (an NDist fill thread's hi half left over), a batch of > 100,000 pairs in
+// small launches, and NDist pairs at the kernels' length limit (la + lb <=
+// 5000), with very different lengths in the two halves of a fill thread.
+// Skips (77) without a GPU.
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -132,6 +134,8 @@ TEST_CASE("CUDA engine == CPU engine == reference, lengths swept across strip he
         // Both orientations of some pairs, and a pair of a read with itself.
         pairs.push_back({0, 0});
         pairs.push_back({5, 20});
+        uint64_t host_pairs = 0;
+        for (const auto& p : pairs) host_pairs += reads.length(p.a) == 0 || reads.length(p.b) == 0;
         std::vector<double> want(pairs.size());
         for (size_t k = 0; k < pairs.size(); ++k) {
             const auto a = reads.read(pairs[k].a), b = reads.read(pairs[k].b);
@@ -149,12 +153,19 @@ TEST_CASE("CUDA engine == CPU engine == reference, lengths swept across strip he
             const auto st = gpu->last_stats();
             CHECK(st.variant == name);
             CHECK(st.gpu_pairs + st.host_pairs == pairs.size());
+            CHECK(st.host_pairs == host_pairs);  // only pairs with an empty read
         }
         gpu->force_variant("");
         // Several slots: one GPU repeated, then every GPU; small launches.
         auto multi = make_nw_cuda_engine_ex({0, 0, 0});
         multi->set_launch_pairs(100);
         expect_equal(run(*multi, reads, coded, pairs), want, pairs, reads, tag + " 3 slots", tally);
+        for (size_t launch : {1, 3, 33, 127}) {
+            gpu->set_launch_pairs(launch);
+            expect_equal(run(*gpu, reads, coded, pairs), want, pairs, reads, tag + " launches of " + std::to_string(launch),
+                         tally);
+        }
+        gpu->set_launch_pairs(0);
         auto every = make_nw_cuda_engine(all_devices());
         expect_equal(run(*every, reads, coded, pairs), want, pairs, reads, tag + " all GPUs", tally);
     }
@@ -184,22 +195,39 @@ TEST_CASE("a batch of > 100,000 pairs in bounded launches equals the CPU engine"
     }
 }
 
-TEST_CASE("NDist pairs on both sides of the kernels' length limit (la + lb < 32768) equal the CPU engine") {
+TEST_CASE("NDist pairs on both sides of the kernels' length limit (la + lb <= 5000) equal the reference") {
     require_gpu();
     NwReads reads;
-    const std::string base = random_text("ACGTN", 700);
-    reads.add("short", base);
-    reads.add("long_gpu", mutate(random_text("ACGT", 30000) + base + random_text("ACGT", 1000), "ACGTN", 30));
-    reads.add("long_host", mutate(random_text("ACGT", 31200) + base + random_text("ACGT", 1000), "ACGTN", 30));
-    const std::vector<NwPair> pairs = {{1, 0}, {2, 0}, {0, 1}};
-    REQUIRE(reads.length(1) + reads.length(0) < 32768);
-    REQUIRE(reads.length(2) + reads.length(0) >= 32768);
+    const std::string base = random_text("ACGTN", 1000);
+    reads.add("l4999", mutate(random_text("ACGT", 4100) + base, "ACGTN-", 30).substr(0, 4999));
+    reads.add("l1", "A");
+    reads.add("m2500", mutate(base + random_text("ACGTN", 1600), "ACGTN", 20).substr(0, 2500));
+    reads.add("n2500", mutate(base + random_text("ACGTN", 1600), "ACGTN", 20).substr(0, 2500));
+    reads.add("l4000", mutate(random_text("ACGT", 3100) + base, "ACGTN", 30).substr(0, 4000));
+    reads.add("s1000", mutate(base + random_text("ACGT", 50), "ACGTN", 10).substr(0, 1000));
+    reads.add("s1001", mutate(base + random_text("ACGT", 50), "ACGTN", 10).substr(0, 1001));
+    reads.add("l2", "-T");
+    for (uint32_t k : {0u, 2u, 3u, 4u, 5u, 6u}) REQUIRE(reads.length(k) == std::vector<uint32_t>{4999, 1, 2500, 2500, 4000, 1000, 1001}[k]);
+    // Sorted by (A, length of B), (0, 1) and (1, 0) share a fill thread: one
+    // half 4999 x 1, the other 1 x 4999.
+    const std::vector<NwPair> pairs = {{0, 1}, {1, 0}, {2, 3}, {3, 2}, {4, 5}, {5, 4}, {4, 6}, {6, 4},
+                                       {0, 7}, {7, 0}, {6, 7}, {2, 2}, {0, 0}};
+    uint64_t host = 0;
+    for (const auto& p : pairs) host += reads.length(p.a) + reads.length(p.b) > 5000;
+    REQUIRE(host == 5);
+    std::vector<double> want(pairs.size());
+    for (size_t k = 0; k < pairs.size(); ++k) want[k] = ndist_reference(reads.read(pairs[k].a), reads.read(pairs[k].b));
     const NwCodedReads coded = code_nw_reads(reads, NwMetric::ndist, tran_dat());
     auto cpu = make_nw_cpu_engine(2);
-    auto gpu = make_nw_cuda_engine_ex({0});
     Tally tally;
-    expect_equal(run(*gpu, reads, coded, pairs), run(*cpu, reads, coded, pairs), pairs, reads, "long ndist", tally);
-    CHECK(gpu->last_stats().host_pairs == 1);
+    expect_equal(run(*cpu, reads, coded, pairs), want, pairs, reads, "long ndist cpu", tally);
+    auto gpu = make_nw_cuda_engine_ex({0});
+    for (const auto& name : nw_cuda_variants()) {
+        if (name.rfind("ndist", 0) != 0) continue;
+        gpu->force_variant(name);
+        expect_equal(run(*gpu, reads, coded, pairs), want, pairs, reads, "long " + name, tally);
+        CHECK(gpu->last_stats().host_pairs == host);
+    }
     CHECK(tally.bad == 0);
 }
 
