@@ -74,13 +74,10 @@ const NwVariant& pick_variant(NwMetric metric, const std::string& forced) {
     throw UsageError("no " + std::string(nw_metric_name(metric)) + " CUDA kernel named \"" + forced + "\"");
 }
 
-struct Slot {
-    int device = 0;
-    std::unique_ptr<Stream> stream;
-    std::unique_ptr<Event> ev_start, ev_end;
-    DeviceBuffer<uint8_t> codes;
-    DeviceBuffer<uint64_t> off;
-    DeviceBuffer<uint32_t> len;
+// Everything one launch needs. Each GPU has two, so that the host lists
+// launch k+1 and turns launch k-1 into distances while launch k runs.
+struct LaunchBuffers {
+    std::unique_ptr<Event> ev_start, ev_end, ev_done;
     DeviceBuffer<uint2> pairs;
     DeviceBuffer<uint64_t> warp_base;
     DeviceBuffer<NdWarp> nd_warps;
@@ -93,6 +90,17 @@ struct Slot {
     PinnedBuffer<uint32_t> h_nd;
     PinnedBuffer<double> h_f;
     PinnedBuffer<int32_t> h_len;
+    size_t pos = 0, n = 0;  // the launch held: order[pos, pos + n)
+    bool busy = false;
+};
+
+struct Slot {
+    int device = 0;
+    std::unique_ptr<Stream> stream;
+    DeviceBuffer<uint8_t> codes;
+    DeviceBuffer<uint64_t> off;
+    DeviceBuffer<uint32_t> len;
+    LaunchBuffers buf[2];
     // Per compute() call.
     double kernel_ms = 0, device_ms = 0;
     uint64_t launches = 0;
@@ -107,8 +115,11 @@ public:
             auto s = std::make_unique<Slot>();
             s->device = d;
             s->stream = std::make_unique<Stream>();
-            s->ev_start = std::make_unique<Event>();
-            s->ev_end = std::make_unique<Event>();
+            for (auto& b : s->buf) {
+                b.ev_start = std::make_unique<Event>();
+                b.ev_end = std::make_unique<Event>();
+                b.ev_done = std::make_unique<Event>();
+            }
             slots_.push_back(std::move(s));
         }
     }
@@ -177,15 +188,23 @@ private:
 // The others go to `host`.
 std::vector<uint32_t> CudaNwEngine::sorted_gpu_pairs(std::span<const NwPair> pairs, std::vector<uint32_t>& host) const {
     std::vector<uint32_t> gpu;
+    gpu.reserve(pairs.size());
     uint32_t max_lb = 0;
+    bool sorted = true;  // gpu-nw-dist hands pairs over in this order already
     for (uint32_t k = 0; k < pairs.size(); ++k) {
         if (gpu_eligible(pairs[k])) {
+            if (!gpu.empty()) {
+                const NwPair& q = pairs[gpu.back()];
+                sorted = sorted && (q.a < pairs[k].a ||
+                                    (q.a == pairs[k].a && coded_->length(q.b) <= coded_->length(pairs[k].b)));
+            }
             gpu.push_back(k);
             max_lb = std::max(max_lb, coded_->length(pairs[k].b));
         } else {
             host.push_back(k);
         }
     }
+    if (sorted) return gpu;
     auto counting_sort = [&](const std::vector<uint32_t>& in, size_t range, auto&& key) {
         std::vector<uint64_t> start(range + 1, 0);
         for (uint32_t k : in) ++start[key(k) + 1];
@@ -212,14 +231,17 @@ void CudaNwEngine::compute(std::span<const NwPair> pairs, std::span<double> out)
 
     std::vector<uint32_t> host, gpu = sorted_gpu_pairs(pairs, host);
     // Contiguous shares of (almost) equal cell counts.
-    std::vector<uint64_t> prefix(gpu.size() + 1, 0);
-    for (size_t k = 0; k < gpu.size(); ++k)
-        prefix[k + 1] = prefix[k] + nw_cells(coded_->length(pairs[gpu[k]].a), coded_->length(pairs[gpu[k]].b));
     const size_t ns = slots_.size();
+    std::vector<uint64_t> prefix(ns > 1 ? gpu.size() + 1 : 0, 0);
+    uint64_t gpu_cells = 0;
+    for (size_t k = 0; k < gpu.size(); ++k) {
+        gpu_cells += nw_cells(coded_->length(pairs[gpu[k]].a), coded_->length(pairs[gpu[k]].b));
+        if (ns > 1) prefix[k + 1] = gpu_cells;
+    }
     std::vector<size_t> cut(ns + 1, gpu.size());
     cut[0] = 0;
     for (size_t d = 1; d < ns; ++d) {
-        const uint64_t want = prefix.back() / ns * d + prefix.back() % ns * d / ns;
+        const uint64_t want = gpu_cells / ns * d + gpu_cells % ns * d / ns;
         cut[d] = static_cast<size_t>(std::lower_bound(prefix.begin(), prefix.end(), want) - prefix.begin());
         cut[d] = std::clamp(cut[d], cut[d - 1], gpu.size());
     }
@@ -253,7 +275,7 @@ void CudaNwEngine::compute(std::span<const NwPair> pairs, std::span<double> out)
     stats_ = NwCudaStats{};
     stats_.variant = variant_name(v);
     stats_.gpu_pairs = gpu.size();
-    stats_.gpu_cells = prefix.back();
+    stats_.gpu_cells = gpu_cells;
     stats_.host_pairs = host.size();
     for (size_t d = 0; d < ns; ++d) {
         if (cut[d] == cut[d + 1]) continue;
@@ -273,15 +295,41 @@ void CudaNwEngine::run_slot(Slot& s, const NwVariant& v, std::span<const NwPair>
     const size_t warp_pairs = nd ? 64 : 32;
     const uint64_t move_words = static_cast<uint64_t>(v.rows / 8) * 32;  // per strip and column of a warp
     size_t cap = launch_pairs_ ? std::max(launch_pairs_, size_t{1}) : kDefaultLaunchPairs;
-    // Scratch may take at most half of what is free now (others may share the GPU).
+    // The two launches in flight may take at most half of what is free now
+    // (others may share the GPU).
     size_t free_bytes = 0, total_bytes = 0;
     WARPDP_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
-    const size_t budget = std::min(free_bytes / 2, kMaxLaunchBytes);
+    const size_t budget = std::min(free_bytes / 4, kMaxLaunchBytes);
     s.kernel_ms = 0;
     s.launches = 0;
     std::vector<uint64_t> base;
     std::vector<NdWarp> warps_nd;
-    for (size_t pos = 0; pos < order.size();) {
+
+    // Waits for the launch held by b and writes its distances.
+    auto finish = [&](LaunchBuffers& b) {
+        WARPDP_CUDA_CHECK(cudaEventSynchronize(b.ev_done->get()));
+        float ms = 0;
+        WARPDP_CUDA_CHECK(cudaEventElapsedTime(&ms, b.ev_start->get(), b.ev_end->get()));
+        s.kernel_ms += ms;
+        ++s.launches;
+        for (size_t q = 0; q < b.n; ++q) {
+            const uint32_t k = order[b.pos + q];
+            const uint32_t la = coded_->length(pairs[k].a), lb = coded_->length(pairs[k].b);
+            double d;
+            if (nd) {
+                // differences << 16 | columns with the trailing run already removed: as after a final DIAG.
+                d = ndist_from_counts(static_cast<int32_t>(b.h_nd.get()[q]), nw_key::diag, la, lb);
+            } else {
+                d = b.h_f.get()[q] / static_cast<double>(b.h_len.get()[q]);
+            }
+            out[k] = std::isnan(d) ? nw_canonical_nan() : d;
+        }
+        b.busy = false;
+    };
+
+    size_t launch = 0;
+    for (size_t pos = 0; pos < order.size(); ++launch) {
+        LaunchBuffers& b = s.buf[launch % 2];  // its previous launch was finished one round ago
         size_t n = std::min(cap, order.size() - pos);
         uint64_t elems = 0, mwords = 0;
         size_t warps = 0;
@@ -313,24 +361,24 @@ void CudaNwEngine::run_slot(Slot& s, const NwVariant& v, std::span<const NwPair>
             bool fits = bytes <= budget;
             if (fits) {
                 try {
-                    s.pairs.reserve(n);
-                    s.h_pairs.reserve(n);
+                    b.pairs.reserve(n);
+                    b.h_pairs.reserve(n);
                     if (nd) {
-                        s.nd_warps.reserve(warps);
-                        s.h_warps.reserve(warps);
-                        s.nd_scratch.reserve(std::max<uint64_t>(elems, 1));
-                        s.nd_moves.reserve(std::max<uint64_t>(mwords, 1));
-                        s.nd_out.reserve(n);
-                        s.h_nd.reserve(n);
+                        b.nd_warps.reserve(warps);
+                        b.h_warps.reserve(warps);
+                        b.nd_scratch.reserve(std::max<uint64_t>(elems, 1));
+                        b.nd_moves.reserve(std::max<uint64_t>(mwords, 1));
+                        b.nd_out.reserve(n);
+                        b.h_nd.reserve(n);
                     } else {
-                        s.warp_base.reserve(warps);
-                        s.h_base.reserve(warps);
-                        s.sd_f.reserve(std::max<uint64_t>(elems, 1));
-                        s.sd_len.reserve(std::max<uint64_t>(elems, 1));
-                        s.sd_f_out.reserve(n);
-                        s.sd_len_out.reserve(n);
-                        s.h_f.reserve(n);
-                        s.h_len.reserve(n);
+                        b.warp_base.reserve(warps);
+                        b.h_base.reserve(warps);
+                        b.sd_f.reserve(std::max<uint64_t>(elems, 1));
+                        b.sd_len.reserve(std::max<uint64_t>(elems, 1));
+                        b.sd_f_out.reserve(n);
+                        b.sd_len_out.reserve(n);
+                        b.h_f.reserve(n);
+                        b.h_len.reserve(n);
                     }
                 } catch (const ResourceError&) {
                     static_cast<void>(cudaGetLastError());  // clear the failed allocation
@@ -343,71 +391,60 @@ void CudaNwEngine::run_slot(Slot& s, const NwVariant& v, std::span<const NwPair>
                                     std::to_string(n) + " pairs (" + std::to_string(bytes) + " bytes; " +
                                     std::to_string(free_bytes) + " bytes were free)");
             // Release what grew so the smaller launch can allocate afresh.
-            s.nd_scratch.reset(0), s.nd_moves.reset(0), s.sd_f.reset(0), s.sd_len.reset(0);
+            b.nd_scratch.reset(0), b.nd_moves.reset(0), b.sd_f.reset(0), b.sd_len.reset(0);
             n = std::max(kMinLaunchPairs, n / 2);
             cap = n;
         }
-        uint2* hp = s.h_pairs.get();
+        uint2* hp = b.h_pairs.get();
         for (size_t q = 0; q < n; ++q) hp[q] = make_uint2(pairs[order[pos + q]].a, pairs[order[pos + q]].b);
-        WARPDP_CUDA_CHECK(cudaMemcpyAsync(s.pairs.get(), hp, n * sizeof(uint2), cudaMemcpyHostToDevice, st));
+        WARPDP_CUDA_CHECK(cudaMemcpyAsync(b.pairs.get(), hp, n * sizeof(uint2), cudaMemcpyHostToDevice, st));
         if (nd) {
-            std::copy(warps_nd.begin(), warps_nd.end(), s.h_warps.get());
-            WARPDP_CUDA_CHECK(cudaMemcpyAsync(s.nd_warps.get(), s.h_warps.get(), warps * sizeof(NdWarp),
+            std::copy(warps_nd.begin(), warps_nd.end(), b.h_warps.get());
+            WARPDP_CUDA_CHECK(cudaMemcpyAsync(b.nd_warps.get(), b.h_warps.get(), warps * sizeof(NdWarp),
                                               cudaMemcpyHostToDevice, st));
         } else {
-            std::copy(base.begin(), base.end(), s.h_base.get());
-            WARPDP_CUDA_CHECK(cudaMemcpyAsync(s.warp_base.get(), s.h_base.get(), warps * sizeof(uint64_t),
+            std::copy(base.begin(), base.end(), b.h_base.get());
+            WARPDP_CUDA_CHECK(cudaMemcpyAsync(b.warp_base.get(), b.h_base.get(), warps * sizeof(uint64_t),
                                               cudaMemcpyHostToDevice, st));
         }
         NwParams p;
         p.rd = NwDeviceReads{s.codes.get(), s.off.get(), s.len.get()};
-        p.pairs = s.pairs.get();
+        p.pairs = b.pairs.get();
         p.n = static_cast<uint32_t>(n);
-        p.nd_warps = s.nd_warps.get();
-        p.nd_scratch = s.nd_scratch.get();
-        p.nd_moves = s.nd_moves.get();
-        p.nd_out = s.nd_out.get();
-        p.warp_base = s.warp_base.get();
-        p.sd_f = s.sd_f.get();
-        p.sd_len = s.sd_len.get();
-        p.sd_f_out = s.sd_f_out.get();
-        p.sd_len_out = s.sd_len_out.get();
+        p.nd_warps = b.nd_warps.get();
+        p.nd_scratch = b.nd_scratch.get();
+        p.nd_moves = b.nd_moves.get();
+        p.nd_out = b.nd_out.get();
+        p.warp_base = b.warp_base.get();
+        p.sd_f = b.sd_f.get();
+        p.sd_len = b.sd_len.get();
+        p.sd_f_out = b.sd_f_out.get();
+        p.sd_len_out = b.sd_len_out.get();
         for (int k = 0; k < 16; ++k) p.table[k] = coded_->table.cost[static_cast<size_t>(k)];
         const size_t threads = nd ? (n + 1) / 2 : n;
         const unsigned grid = static_cast<unsigned>((threads + kNwBlock - 1) / kNwBlock);
-        WARPDP_CUDA_CHECK(cudaEventRecord(s.ev_start->get(), st));
+        WARPDP_CUDA_CHECK(cudaEventRecord(b.ev_start->get(), st));
         WARPDP_CUDA_CHECK_LAUNCH((v.kernel<<<grid, kNwBlock, 0, st>>>(p)));
         if (nd) {
             const unsigned tb_grid = static_cast<unsigned>((n + kNwBlock - 1) / kNwBlock);
             WARPDP_CUDA_CHECK_LAUNCH((v.traceback<<<tb_grid, kNwBlock, 0, st>>>(p)));
         }
-        WARPDP_CUDA_CHECK(cudaEventRecord(s.ev_end->get(), st));
+        WARPDP_CUDA_CHECK(cudaEventRecord(b.ev_end->get(), st));
         if (nd) {
-            WARPDP_CUDA_CHECK(cudaMemcpyAsync(s.h_nd.get(), s.nd_out.get(), n * sizeof(uint32_t), cudaMemcpyDeviceToHost, st));
+            WARPDP_CUDA_CHECK(cudaMemcpyAsync(b.h_nd.get(), b.nd_out.get(), n * sizeof(uint32_t), cudaMemcpyDeviceToHost, st));
         } else {
-            WARPDP_CUDA_CHECK(cudaMemcpyAsync(s.h_f.get(), s.sd_f_out.get(), n * sizeof(double), cudaMemcpyDeviceToHost, st));
+            WARPDP_CUDA_CHECK(cudaMemcpyAsync(b.h_f.get(), b.sd_f_out.get(), n * sizeof(double), cudaMemcpyDeviceToHost, st));
             WARPDP_CUDA_CHECK(
-                cudaMemcpyAsync(s.h_len.get(), s.sd_len_out.get(), n * sizeof(int32_t), cudaMemcpyDeviceToHost, st));
+                cudaMemcpyAsync(b.h_len.get(), b.sd_len_out.get(), n * sizeof(int32_t), cudaMemcpyDeviceToHost, st));
         }
-        WARPDP_CUDA_CHECK(cudaStreamSynchronize(st));
-        float ms = 0;
-        WARPDP_CUDA_CHECK(cudaEventElapsedTime(&ms, s.ev_start->get(), s.ev_end->get()));
-        s.kernel_ms += ms;
-        ++s.launches;
-        for (size_t q = 0; q < n; ++q) {
-            const NwPair& pr = pairs[order[pos + q]];
-            const uint32_t la = coded_->length(pr.a), lb = coded_->length(pr.b);
-            double d;
-            if (nd) {
-                // differences << 16 | columns with the trailing run already removed: as after a final DIAG.
-                d = ndist_from_counts(static_cast<int32_t>(s.h_nd.get()[q]), nw_key::diag, la, lb);
-            } else {
-                d = s.h_f.get()[q] / static_cast<double>(s.h_len.get()[q]);
-            }
-            out[order[pos + q]] = std::isnan(d) ? nw_canonical_nan() : d;
-        }
+        WARPDP_CUDA_CHECK(cudaEventRecord(b.ev_done->get(), st));
+        b.pos = pos, b.n = n, b.busy = true;
+        // The previous launch ran while this one was being prepared; collect it now.
+        if (LaunchBuffers& prev = s.buf[(launch + 1) % 2]; prev.busy) finish(prev);
         pos += n;
     }
+    for (auto& b : s.buf)
+        if (b.busy) finish(b);
     s.device_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
 
