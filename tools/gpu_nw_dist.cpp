@@ -130,7 +130,10 @@ int run(int argc, char** argv) {
     OutputFile out(common.output);
     NwMatrixWriter writer(out, reads, wopt);
     if (rows.begin == 0 && rows.end > 0) writer.header();  // the slice holding row 0, if any
-    const uint64_t budget = a.chunk_pairs ? a.chunk_pairs : (dev.cuda ? uint64_t{1} << 24 : uint64_t{1} << 20);
+    // Chunks big enough to keep every GPU busy between the tool's own stages
+    // (about 16M pairs per GPU, 128 MB of distances each).
+    const uint64_t budget = a.chunk_pairs ? a.chunk_pairs
+                                          : (dev.cuda ? (uint64_t{1} << 24) * dev.gpus.size() : uint64_t{1} << 20);
     const uint64_t total_pairs = pairs_in(rows), total_cells = cells_in(rows, lengths);
     uint64_t done_pairs = 0, done_cells = 0;
     double engine_s = 0;
