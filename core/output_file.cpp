@@ -6,6 +6,7 @@
 #include <cstring>
 #include <filesystem>
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "core/errors.hpp"
@@ -18,6 +19,17 @@ OutputFile::OutputFile(const std::string& path) : path_(path) {
     if (path.empty() || path == "-") {
         is_stdout_ = true;
         stream_ = stdout;
+        return;
+    }
+    // Only a regular file (or a new path) is replaced atomically. A device,
+    // FIFO, socket or symlink (/dev/null, /dev/stdout, a named pipe) is written
+    // in place: renaming a temporary over it would replace the node itself.
+    struct stat st {};
+    if (::lstat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
+        if (S_ISDIR(st.st_mode)) throw ResourceError(path + ": cannot write output: is a directory");
+        stream_ = std::fopen(path.c_str(), "w");
+        if (!stream_) throw ResourceError(path + ": cannot open output file: " + std::strerror(errno));
+        in_place_ = true;
         return;
     }
     tmp_path_ = path + ".tmp.XXXXXX";
@@ -35,6 +47,7 @@ OutputFile::OutputFile(const std::string& path) : path_(path) {
 OutputFile::~OutputFile() {
     if (is_stdout_ || committed_) return;
     std::fclose(stream_);
+    if (in_place_) return;
     std::remove(tmp_path_.c_str());  // nothing half-written is left behind
 }
 
@@ -56,9 +69,12 @@ void OutputFile::commit() {
     const bool ok = std::fclose(stream_) == 0;
     committed_ = true;
     if (!ok) {
-        std::remove(tmp_path_.c_str());
-        throw ResourceError(path_ + ": write failed: " + std::strerror(errno));
+        const int err = errno;
+        if (!in_place_) std::remove(tmp_path_.c_str());
+        if (err == EPIPE) throw BrokenPipe();
+        throw ResourceError(path_ + ": write failed: " + std::strerror(err));
     }
+    if (in_place_) return;
     std::error_code ec;
     std::filesystem::permissions(tmp_path_, std::filesystem::perms(0644), ec);
     if (std::rename(tmp_path_.c_str(), path_.c_str()) != 0) {

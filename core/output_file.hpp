@@ -1,6 +1,7 @@
 // Where a tool's results go: stdout, or a file written atomically (a
 // temporary file beside the target, renamed over it only on commit(), removed
-// if the tool fails first). A reader that closes the pipe early (`| head`)
+// if the tool fails first). An existing device, FIFO or symlink (/dev/null, a
+// named pipe) is written in place instead. A reader that closes the pipe early (`| head`)
 // surfaces as BrokenPipe, which tools turn into a quiet exit.
 #pragma once
 
@@ -35,6 +36,7 @@ private:
     std::string tmp_path_;
     std::FILE* stream_ = nullptr;
     bool is_stdout_ = false;
+    bool in_place_ = false;  // an existing non-regular file: no temporary, no rename
     bool committed_ = false;
 };
 
