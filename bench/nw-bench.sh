@@ -27,7 +27,7 @@ run_case() {  # label metric reads peer
     local label=$1 metric=$2 n=$3 peer=$4 f=$tmp/$1.fa
     take "$n" > "$f"
     local cells
-    cells=$("$tool" --in "$f" --metric "$metric" --device cpu --format binary -o /dev/null 2>&1 | sed -n 's/.* \([0-9]*\) cells.*/\1/p')
+    cells=$("$tool" --in "$f" --metric "$metric" --device cpu --format binary 2>&1 > /dev/null | sed -n 's/.* \([0-9]*\) cells.*/\1/p')
     local peer_s=NA
     if [ "$have_peer" = 1 ]; then
         local t0; t0=$(now)
