@@ -5,7 +5,8 @@
 #   1. gpu-msv      MSV + bias filter        -> candidate stream
 #   2. gpu-viterbi  Viterbi filter           -> survivors FASTA, Z
 #   3. hmmsearch -Z <Z> on the survivors     -> hit tables
-# and then shows that the hit tables equal plain hmmsearch's.
+# and then shows that the hit tables equal plain hmmsearch's; then gpu-nw-dist
+# on amplicon reads, compared with AmpliconNoise's NDist.
 set -euo pipefail
 BUILD=$(cd "${1:-build}" && pwd)
 data=$(cd "$(dirname "$0")/data" && pwd)
@@ -38,3 +39,19 @@ for t in tbl dom; do
         echo "   $label DIFFERS from plain hmmsearch" >&2; exit 1
     fi
 done
+
+# gpu-nw-dist: AmpliconNoise's NDist distances of 60 synthetic 454-like reads
+# (bench/make_amplicon_reads --n 60 --length 250 --sd 20 --seed 7 --species 4 --wrap 60).
+reads=$data/amplicons.fa
+echo "== 4. gpu-nw-dist: all-pairs NDist distances of $(grep -c '>' "$reads") amplicon reads"
+"$BUILD/gpu-nw-dist" --in "$reads" --quiet > "$out/reads.ndist"
+"$BUILD/gpu-nw-dist" --in "$reads" --quiet --format tsv --max-dist 0.02 > "$out/close.tsv"
+echo "   $(($(wc -l < "$out/reads.ndist") - 1)) distances; $(($(wc -l < "$out/close.tsv") - 1)) pairs within 0.02:"
+sed -n 2,4p "$out/close.tsv"
+if command -v NDist > /dev/null && NDist -in "$reads" > "$out/oracle.ndist" 2> /dev/null; then
+    if cmp -s "$out/oracle.ndist" "$out/reads.ndist"; then
+        echo "   byte-identical to AmpliconNoise's NDist -in $(basename "$reads")"
+    else
+        echo "   DIFFERS from AmpliconNoise's NDist" >&2; exit 1
+    fi
+fi
