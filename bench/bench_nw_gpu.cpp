@@ -17,6 +17,7 @@
 #include <thread>
 #include <vector>
 
+#include "bench/bench_support.hpp"
 #include "core/device.hpp"
 #include "core/nw_engine.hpp"
 
@@ -79,21 +80,14 @@ int main(int argc, char** argv) {
     const std::string devarg = argc > 3 ? argv[3] : "all";
     const int cpu_reads = std::min(n, argc > 4 ? std::atoi(argv[4]) : 150);
     const bool all_variants = argc > 5 && std::string(argv[5]) == "variants";
-    const auto gpus = list_gpus();
-    if (gpus.empty()) {
+    const std::vector<int> devices = bench::bench_devices(devarg);
+    if (devices.empty()) {
         std::printf("no CUDA GPU visible\n");
         return 77;
     }
-    std::vector<int> devices;
-    if (devarg == "all") {
-        for (const auto& g : gpus) devices.push_back(g.index);
-    } else {
-        std::stringstream ss(devarg);
-        for (std::string t; std::getline(ss, t, ',');) devices.push_back(std::stoi(t));
-    }
     const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
     std::printf("reads: %d x ~%d nt (454-like), all pairs i > j; %zu device(s): %s; CPU engine: %u threads on %d reads\n", n,
-                length, devices.size(), gpus.front().name.c_str(), threads, cpu_reads);
+                length, devices.size(), list_gpus().front().name.c_str(), threads, cpu_reads);
     std::printf("%-8s %-12s %10s %14s %10s %10s %10s %10s %8s %8s\n", "metric", "variant", "pairs", "cells", "kernel_ms",
                 "GCUPS_krn", "GCUPS_wall", "GCUPS_cpu", "ratio", "mismatch");
     int status = 0;

@@ -1,14 +1,18 @@
-// Helpers shared by the CPU benchmarks (bench_msv_cpu, bench_vit_cpu): the
-// best-of-N timer (the machine is shared; the best run is the least
-// disturbed one) and random protein targets of typical lengths, drawn from
-// the benchmark's fixed-seed generator so every run times the same data.
+// Helpers shared by the benchmarks: the best-of-N timer (the machine is
+// shared; the best run is the least disturbed one), random protein targets
+// of typical lengths drawn from the benchmark's fixed-seed generator so every
+// run times the same data, and the GPU list of the GPU benchmarks.
 #pragma once
 
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <random>
+#include <sstream>
+#include <string>
+#include <vector>
 
+#include "core/device.hpp"
 #include "core/seq_batch.hpp"
 
 namespace warpdp::bench {
@@ -35,6 +39,20 @@ inline SeqBatch random_protein(uint64_t residues, int min_len, int max_len, std:
         b.close_record("", "");
     }
     return b;
+}
+
+// "all" or a comma-separated list of GPU indices; empty when no GPU is visible.
+inline std::vector<int> bench_devices(const std::string& arg) {
+    const auto gpus = list_gpus();
+    std::vector<int> devices;
+    if (gpus.empty()) return devices;
+    if (arg == "all") {
+        for (const auto& g : gpus) devices.push_back(g.index);
+    } else {
+        std::stringstream ss(arg);
+        for (std::string t; std::getline(ss, t, ',');) devices.push_back(std::stoi(t));
+    }
+    return devices;
 }
 
 }  // namespace warpdp::bench

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/bench_support.hpp"
 #include "core/device.hpp"
 #include "core/hmm.hpp"
 #include "core/profile.hpp"
@@ -82,22 +83,15 @@ int main(int argc, char** argv) {
     const int reps = argc > 3 ? std::atoi(argv[3]) : 3;
     const std::string devarg = argc > 4 ? argv[4] : "0";
     const bool all_variants = argc > 5 && std::string(argv[5]) == "variants";
-    const auto gpus = list_gpus();
-    if (gpus.empty()) {
+    const std::vector<int> devices = bench::bench_devices(devarg);
+    if (devices.empty()) {
         std::printf("no CUDA GPU visible\n");
         return 77;
-    }
-    std::vector<int> devices;
-    if (devarg == "all") {
-        for (const auto& g : gpus) devices.push_back(g.index);
-    } else {
-        std::stringstream ss(devarg);
-        for (std::string t; std::getline(ss, t, ',');) devices.push_back(std::stoi(t));
     }
     for (const auto& line : vit_cuda_dpx_probe(devices.front())) std::printf("dpx-probe: %s\n", line.c_str());
     const SeqBatch db = bench_db(residues);
     std::printf("database: %zu targets, %llu residues; %zu device(s): %s\n", db.size(),
-                static_cast<unsigned long long>(db.total_residues()), devices.size(), gpus.front().name.c_str());
+                static_cast<unsigned long long>(db.total_residues()), devices.size(), list_gpus().front().name.c_str());
     auto eng = make_vit_cuda_engine_ex(devices);
     eng->load_targets(db);
     std::vector<uint32_t> all(db.size());
