@@ -230,7 +230,40 @@ __global__ void __launch_bounds__(kNwBlock) nw_ndist_traceback_kernel(NwParams p
     p.nd_out[q] = num << 16 | den;
 }
 
-// SeqDist, R rows per strip. Cell recurrence as nw_lanes::seqdist.
+// One column of a SeqDist strip: R cells, the recurrence of nw_lanes::seqdist.
+// kLastStrip: the strip may hold row la (whose LEFT moves are free);
+// kLastCol: j == lb (UP moves are free). Both are compile-time so the common
+// cells carry no selects for them; the arithmetic is the same in every case.
+template <int R, bool kLastStrip, bool kLastCol>
+__device__ __forceinline__ void seqdist_column(const int32_t (&ac)[R], const bool (&last_row)[R],
+                                               const double* const (&trow)[R], double (&F)[R], int32_t (&L)[R],
+                                               int32_t (&M)[R], int32_t y, int32_t yp, double& fu, int32_t& uL,
+                                               double dF, int32_t dL) {
+    using namespace nw_dev;
+    constexpr double gap = 15.0, homopolymer_gap = 4.0;
+#pragma unroll
+    for (int r = 0; r < R; ++r) {
+        const int32_t lm = M[r];
+        const bool hp = lm == kDiag ? (ac[r] == yp && y == ac[r]) : lm == kLeft ? y == yp : y == ac[r];
+        const double gcost = hp ? homopolymer_gap : gap;
+        const double fl = F[r];
+        const double diag = dF + trow[r][y];
+        const bool free_left = kLastStrip && last_row[r];
+        const double left = free_left ? fl : fl + gcost;
+        const double up = kLastCol ? fu : fu + gcost;
+        const int32_t mv = diag < left ? (diag < up ? kDiag : kUp) : (left < up ? kLeft : kUp);
+        const double dl = diag < left ? diag : left;
+        const double f = up < dl ? up : dl;
+        const int32_t len_left = L[r] + (free_left ? 0 : 1);
+        const int32_t len_up = uL + (kLastCol ? 0 : 1);
+        const int32_t len = mv == kDiag ? dL + 1 : mv == kLeft ? len_left : len_up;
+        dF = fl, dL = L[r];
+        fu = f, uL = len;
+        F[r] = f, L[r] = len, M[r] = mv;
+    }
+}
+
+// SeqDist, R rows per strip.
 template <int R>
 __global__ void __launch_bounds__(kNwBlock) nw_seqdist_kernel(NwParams p) {
     using namespace nw_dev;
@@ -239,7 +272,7 @@ __global__ void __launch_bounds__(kNwBlock) nw_seqdist_kernel(NwParams p) {
     __syncthreads();
     const uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
     if (t >= p.n) return;
-    constexpr double gap = 15.0, homopolymer_gap = 4.0;
+    constexpr double gap = 15.0;
     const uint2 pr = p.pairs[t];
     const int32_t la = static_cast<int32_t>(p.rd.len[pr.x]), lb = static_cast<int32_t>(p.rd.len[pr.y]);
     const uint8_t* A = p.rd.codes + p.rd.off[pr.x];
@@ -263,48 +296,35 @@ __global__ void __launch_bounds__(kNwBlock) nw_seqdist_kernel(NwParams p) {
             L[r] = i0 + r + 1;
             M[r] = kUp;
         }
-        double bF = gap * static_cast<double>(i0);
-        int32_t bL = i0;
-        int32_t yp = 0;  // B[j - 2]; only read when the left move used it (j >= 2)
-        for (int32_t j = 1; j <= lb; ++j) {
-            const int32_t y = __ldg(B + j - 1);
-            const bool last_col = j == lb;
-            double fu;
-            int32_t uL;
-            if (first) {
-                fu = gap * static_cast<double>(j), uL = j;
-            } else {
-                fu = sf[static_cast<size_t>(j - 1) * 32];
-                uL = sl[static_cast<size_t>(j - 1) * 32];
+        auto sweep = [&](auto last_strip) {
+            constexpr bool kLastStrip = decltype(last_strip)::value;
+            double bF = gap * static_cast<double>(i0);
+            int32_t bL = i0;
+            int32_t yp = 0;  // B[j - 2]; only read when the left move used it (j >= 2)
+            for (int32_t j = 1; j <= lb; ++j) {
+                const int32_t y = __ldg(B + j - 1);
+                double fu;
+                int32_t uL;
+                if (first) {
+                    fu = gap * static_cast<double>(j), uL = j;
+                } else {
+                    fu = sf[static_cast<size_t>(j - 1) * 32];
+                    uL = sl[static_cast<size_t>(j - 1) * 32];
+                }
+                const double dF = bF;
+                const int32_t dL = bL;
+                bF = fu, bL = uL;
+                if (j < lb) seqdist_column<R, kLastStrip, false>(ac, last_row, trow, F, L, M, y, yp, fu, uL, dF, dL);
+                else seqdist_column<R, kLastStrip, true>(ac, last_row, trow, F, L, M, y, yp, fu, uL, dF, dL);
+                if (i0 + R < la) {
+                    sf[static_cast<size_t>(j - 1) * 32] = fu;
+                    sl[static_cast<size_t>(j - 1) * 32] = uL;
+                }
+                yp = y;
             }
-            double dF = bF;
-            int32_t dL = bL;
-            bF = fu, bL = uL;
-#pragma unroll
-            for (int r = 0; r < R; ++r) {
-                const int32_t lm = M[r];
-                const bool hp = lm == kDiag ? (ac[r] == yp && y == ac[r]) : lm == kLeft ? y == yp : y == ac[r];
-                const double gcost = hp ? homopolymer_gap : gap;
-                const double fl = F[r];
-                const double diag = dF + trow[r][y];
-                const double left = last_row[r] ? fl : fl + gcost;
-                const double up = last_col ? fu : fu + gcost;
-                const int32_t mv = diag < left ? (diag < up ? kDiag : kUp) : (left < up ? kLeft : kUp);
-                const double dl = diag < left ? diag : left;
-                const double f = up < dl ? up : dl;
-                const int32_t len_left = L[r] + (last_row[r] ? 0 : 1);
-                const int32_t len_up = uL + (last_col ? 0 : 1);
-                const int32_t len = mv == kDiag ? dL + 1 : mv == kLeft ? len_left : len_up;
-                dF = fl, dL = L[r];
-                fu = f, uL = len;
-                F[r] = f, L[r] = len, M[r] = mv;
-            }
-            if (i0 + R < la) {
-                sf[static_cast<size_t>(j - 1) * 32] = fu;
-                sl[static_cast<size_t>(j - 1) * 32] = uL;
-            }
-            yp = y;
-        }
+        };
+        if (i0 + R >= la) sweep(std::true_type{});
+        else sweep(std::false_type{});
     }
     const int32_t last = la - 1 - ((la - 1) / R) * R;
     double f = 0;
