@@ -54,9 +54,9 @@ const NwVariant kNwVariants[] = {
     {NwMetric::seqdist, "seqdist_r24", 24, nw_seqdist_kernel<24>, nullptr},
 };
 // Measured on an H200 with 2000 x 400-nt reads (bench_nw_gpu 2000 400 all 150
-// variants; kernel time): NDist tb_r8 2.58 TCUPS, tb_r16 3.09, tb_r32 3.66;
-// SeqDist r8 0.45, r16 0.38, r24 0.31.
-constexpr int kDefaultRows[2] = {32, 8};  // ndist, seqdist
+// variants; kernel time): NDist tb_r8 2.61 TCUPS, tb_r16 3.14, tb_r32 3.71;
+// SeqDist (letter-of-entry homopolymer test) r8 0.70, r16 0.78, r24 0.73.
+constexpr int kDefaultRows[2] = {32, 16};  // ndist, seqdist
 
 constexpr size_t kDefaultLaunchPairs = size_t{1} << 20;
 constexpr size_t kMaxLaunchBytes = size_t{32} << 30;  // NDist moves: 40 KB per 400 x 400 pair

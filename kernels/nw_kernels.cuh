@@ -235,31 +235,33 @@ __global__ void __launch_bounds__(kNwBlock) nw_ndist_traceback_kernel(NwParams p
 // kLastCol: j == lb (UP moves are free). Both are compile-time so the common
 // cells carry no selects for them; the arithmetic is the same in every case.
 template <int R, bool kLastStrip, bool kLastCol>
-__device__ __forceinline__ void seqdist_column(const int32_t (&ac)[R], const bool (&last_row)[R],
-                                               const double* const (&trow)[R], double (&F)[R], int32_t (&L)[R],
-                                               int32_t (&M)[R], int32_t y, int32_t yp, double& fu, int32_t& uL,
-                                               double dF, int32_t dL) {
-    using namespace nw_dev;
+__device__ __forceinline__ void seqdist_column(const int32_t (&ac)[R], const bool (&last_row)[R], const double* tab,
+                                               double (&F)[R], int32_t (&L)[R], int32_t (&last)[R], int32_t y,
+                                               double& fu, int32_t& uL, double dF, int32_t dL) {
     constexpr double gap = 15.0, homopolymer_gap = 4.0;
+    constexpr int32_t kNone = 4;  // no letter: a mismatched DIAG column
 #pragma unroll
     for (int r = 0; r < R; ++r) {
-        const int32_t lm = M[r];
-        const bool hp = lm == kDiag ? (ac[r] == yp && y == ac[r]) : lm == kLeft ? y == yp : y == ac[r];
-        const double gcost = hp ? homopolymer_gap : gap;
+        // Homopolymer gap when B[j-1] extends the column that entered (i, j-1).
+        const double gcost = y == last[r] ? homopolymer_gap : gap;
         const double fl = F[r];
-        const double diag = dF + trow[r][y];
+        const double diag = dF + tab[ac[r] * 4 + y];
         const bool free_left = kLastStrip && last_row[r];
         const double left = free_left ? fl : fl + gcost;
         const double up = kLastCol ? fu : fu + gcost;
-        const int32_t mv = diag < left ? (diag < up ? kDiag : kUp) : (left < up ? kLeft : kUp);
-        const double dl = diag < left ? diag : left;
+        // The move: DIAG if strictly below both, else LEFT if strictly below UP, else UP.
+        const bool d_lt_l = diag < left;
+        const bool is_diag = d_lt_l && diag < up;
+        const bool is_left = !d_lt_l && left < up;
+        const double dl = d_lt_l ? diag : left;
         const double f = up < dl ? up : dl;
         const int32_t len_left = L[r] + (free_left ? 0 : 1);
         const int32_t len_up = uL + (kLastCol ? 0 : 1);
-        const int32_t len = mv == kDiag ? dL + 1 : mv == kLeft ? len_left : len_up;
+        const int32_t len = is_diag ? dL + 1 : is_left ? len_left : len_up;
+        const int32_t lc = is_diag ? (ac[r] == y ? y : kNone) : is_left ? y : ac[r];
         dF = fl, dL = L[r];
         fu = f, uL = len;
-        F[r] = f, L[r] = len, M[r] = mv;
+        F[r] = f, L[r] = len, last[r] = lc;
     }
 }
 
@@ -281,26 +283,23 @@ __global__ void __launch_bounds__(kNwBlock) nw_seqdist_kernel(NwParams p) {
     double* sf = p.sd_f + base;
     int32_t* sl = p.sd_len + base;
     double F[R];
-    int32_t L[R], M[R];
+    int32_t L[R], last[R];  // last: the letter of the column that entered the cell
     for (int32_t i0 = 0; i0 < la; i0 += R) {
         const bool first = i0 == 0;
         int32_t ac[R];
         bool last_row[R];
-        const double* trow[R];
 #pragma unroll
         for (int r = 0; r < R; ++r) {
             ac[r] = __ldg(A + i0 + r) & 3;  // rows past la: any letter
             last_row[r] = i0 + r + 1 == la;
-            trow[r] = tab + ac[r] * 4;
             F[r] = gap * static_cast<double>(i0 + r + 1);
             L[r] = i0 + r + 1;
-            M[r] = kUp;
+            last[r] = ac[r];  // column 0: entered by an UP move, consuming A[i-1]
         }
         auto sweep = [&](auto last_strip) {
             constexpr bool kLastStrip = decltype(last_strip)::value;
             double bF = gap * static_cast<double>(i0);
             int32_t bL = i0;
-            int32_t yp = 0;  // B[j - 2]; only read when the left move used it (j >= 2)
             for (int32_t j = 1; j <= lb; ++j) {
                 const int32_t y = __ldg(B + j - 1);
                 double fu;
@@ -314,24 +313,23 @@ __global__ void __launch_bounds__(kNwBlock) nw_seqdist_kernel(NwParams p) {
                 const double dF = bF;
                 const int32_t dL = bL;
                 bF = fu, bL = uL;
-                if (j < lb) seqdist_column<R, kLastStrip, false>(ac, last_row, trow, F, L, M, y, yp, fu, uL, dF, dL);
-                else seqdist_column<R, kLastStrip, true>(ac, last_row, trow, F, L, M, y, yp, fu, uL, dF, dL);
+                if (j < lb) seqdist_column<R, kLastStrip, false>(ac, last_row, tab, F, L, last, y, fu, uL, dF, dL);
+                else seqdist_column<R, kLastStrip, true>(ac, last_row, tab, F, L, last, y, fu, uL, dF, dL);
                 if (i0 + R < la) {
                     sf[static_cast<size_t>(j - 1) * 32] = fu;
                     sl[static_cast<size_t>(j - 1) * 32] = uL;
                 }
-                yp = y;
             }
         };
         if (i0 + R >= la) sweep(std::true_type{});
         else sweep(std::false_type{});
     }
-    const int32_t last = la - 1 - ((la - 1) / R) * R;
+    const int32_t end_row = la - 1 - ((la - 1) / R) * R;
     double f = 0;
     int32_t len = 0;
 #pragma unroll
     for (int r = 0; r < R; ++r)
-        if (r == last) f = F[r], len = L[r];
+        if (r == end_row) f = F[r], len = L[r];
     p.sd_f_out[t] = f;
     p.sd_len_out[t] = len;
 }
