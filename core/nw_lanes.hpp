@@ -116,7 +116,7 @@ void seqdist(const Group& g, const SeqDistTable& t, Scratch& s, double* out) {
     constexpr double gap = 15.0, homopolymer_gap = 4.0;
     const size_t cols = size_t{g.max_lb} + 1;
     s.f.resize(cols * W + 4 * size_t{g.max_lb} * W);
-    s.len.resize(cols * 2);
+    s.len.resize(cols);
     F64* F = reinterpret_cast<F64*>(s.f.data());
     // Substitution cost of each column's B letters against each A letter.
     F64* cost = F + cols;
@@ -124,45 +124,45 @@ void seqdist(const Group& g, const SeqDistTable& t, Scratch& s, double* out) {
         for (size_t j = 0; j < g.max_lb; ++j)
             for (int l = 0; l < W; ++l) cost[x * size_t{g.max_lb} + j][l] = t.at(x, g.b[j * W + static_cast<size_t>(l)]);
     I64* L = s.len.data();  // alignment length less free trailing moves
-    I64* M = L + cols;      // move that entered the cell
-    for (size_t j = 0; j < cols; ++j)
-        F[j] = F64{} + gap * static_cast<double>(j), L[j] = I64{} + static_cast<int64_t>(j), M[j] = I64{} + nw_key::left;
+    for (size_t j = 0; j < cols; ++j) F[j] = F64{} + gap * static_cast<double>(j), L[j] = I64{} + static_cast<int64_t>(j);
     I64 lbv;
     for (int l = 0; l < W; ++l) lbv[l] = g.lb[l];
-    const I64 one = I64{} + 1, zero = I64{};
+    const I64 one = I64{} + 1, zero = I64{}, none = I64{} + 4;
     const F64 hp_gap = F64{} + homopolymer_gap, plain_gap = F64{} + gap;
     for (uint32_t i = 1; i <= g.la; ++i) {
         const I64 ac = I64{} + g.a[i - 1];
         const bool last_row = i == g.la;
         const F64* cost_row = cost + static_cast<size_t>(g.a[i - 1]) * g.max_lb;
         F64 dF = F[0], lF = F64{} + gap * static_cast<double>(i);
-        I64 dL = L[0], lL = I64{} + static_cast<int64_t>(i), lM = I64{} + nw_key::up;
-        F[0] = lF, L[0] = lL, M[0] = lM;
-        I64 jv = zero, yp = zero;
+        I64 dL = L[0], lL = I64{} + static_cast<int64_t>(i);
+        F[0] = lF, L[0] = lL;
+        // The letter of the column that entered the left neighbour (column 0:
+        // an UP move consuming A[i-1]); 4 = none (a mismatched DIAG).
+        I64 last = ac, jv = zero;
         for (uint32_t j = 1; j <= g.max_lb; ++j) {
             U8s bytes;
             __builtin_memcpy(&bytes, g.b + size_t{j - 1} * W, sizeof bytes);
             const I64 y = __builtin_convertvector(bytes, I64);
             jv += one;
             // Does B[j-1] extend the column that entered (i, j-1)?
-            const I64 hp = select64(lM == nw_key::diag, (ac == yp) & (y == ac), select64(lM == nw_key::left, y == yp, y == ac));
-            const F64 gcost = select_double(hp, hp_gap, plain_gap);
+            const F64 gcost = select_double(y == last, hp_gap, plain_gap);
             const F64 fu = F[j];
             const I64 uL = L[j];
             const F64 diag = dF + cost_row[j - 1];
             const F64 left = last_row ? lF : lF + gcost;
             const I64 last_col = jv == lbv;
             const F64 up = select_double(last_col, fu, fu + gcost);
-            const I64 d_lt_l = diag < left, d_lt_u = diag < up, l_lt_u = left < up;
-            const I64 mv = select64(d_lt_l, select64(d_lt_u, I64{} + nw_key::diag, I64{} + nw_key::up),
-                                  select64(l_lt_u, I64{} + nw_key::left, I64{} + nw_key::up));
+            // DIAG if strictly below both, else LEFT if strictly below UP, else UP.
+            const I64 d_lt_l = diag < left;
+            const I64 is_diag = d_lt_l & (diag < up), is_left = ~d_lt_l & (left < up);
             const F64 dl = select_double(d_lt_l, diag, left);
             const F64 f = select_double(up < dl, up, dl);
             const I64 len_left = last_row ? lL : lL + one;
             const I64 len_up = uL + (~last_col & one);
-            const I64 len = select64(mv == nw_key::diag, dL + one, select64(mv == nw_key::left, len_left, len_up));
-            dF = fu, dL = uL, yp = y;
-            F[j] = lF = f, L[j] = lL = len, M[j] = lM = mv;
+            const I64 len = select64(is_diag, dL + one, select64(is_left, len_left, len_up));
+            last = select64(is_diag, select64(y == ac, y, none), select64(is_left, y, ac));
+            dF = fu, dL = uL;
+            F[j] = lF = f, L[j] = lL = len;
         }
     }
     for (int l = 0; l < W; ++l) out[l] = F[g.lb[l]][l] / static_cast<double>(L[g.lb[l]][l]);
