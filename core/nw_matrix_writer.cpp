@@ -54,10 +54,15 @@ void append_json_string(std::string& s, const std::string& text) {
 }
 }  // namespace
 
+void check_nw_writer_options(const NwWriterOptions& opt) {
+    if (opt.max_dist && !(*opt.max_dist >= 0)) throw UsageError("--max-dist must be >= 0");
+    if (opt.max_dist && !nw_format_is_sparse_capable(opt.format))
+        throw UsageError("--max-dist needs --format tsv or jsonl (the other formats are whole matrices)");
+}
+
 NwMatrixWriter::NwMatrixWriter(OutputFile& out, const NwReads& reads, NwWriterOptions opt)
     : out_(out), reads_(reads), opt_(std::move(opt)) {
-    if (opt_.max_dist && !nw_format_is_sparse_capable(opt_.format))
-        throw UsageError("--max-dist needs --format tsv or jsonl (the other formats are whole matrices)");
+    check_nw_writer_options(opt_);
 }
 
 void NwMatrixWriter::header() {

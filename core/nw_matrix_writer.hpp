@@ -33,6 +33,10 @@ struct NwWriterOptions {
     std::optional<double> max_dist;     // tsv/jsonl only
 };
 
+// Throws UsageError for option combinations the writer cannot honour
+// (--max-dist with a whole-matrix format). Tools call it before reading input.
+void check_nw_writer_options(const NwWriterOptions& opt);
+
 class NwMatrixWriter {
 public:
     NwMatrixWriter(OutputFile& out, const NwReads& reads, NwWriterOptions opt);

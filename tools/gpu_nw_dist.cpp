@@ -98,12 +98,8 @@ int run(int argc, char** argv) {
     wopt.format = parse_nw_format(common.format);
     wopt.metric = metric;
     wopt.ids = a.ids;
-    if (cli.vm().count("max-dist")) {
-        if (!(a.max_dist >= 0)) throw UsageError("--max-dist must be >= 0");
-        wopt.max_dist = a.max_dist;
-        if (!nw_format_is_sparse_capable(wopt.format))
-            throw UsageError("--max-dist needs --format tsv or jsonl (the other formats are whole matrices)");
-    }
+    if (cli.vm().count("max-dist")) wopt.max_dist = a.max_dist;
+    check_nw_writer_options(wopt);
     if (!a.rows.empty() && !a.tile.empty()) throw UsageError("--rows and --tile exclude each other");
     if (!a.lookup.empty() && metric != NwMetric::seqdist) throw UsageError("--lookup applies to --metric seqdist only");
     const SeqDistTable table = a.lookup.empty() ? tran_dat() : read_seqdist_table(a.lookup);
