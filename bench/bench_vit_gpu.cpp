@@ -73,6 +73,12 @@ SeqBatch bench_db(uint64_t residues) {
 
 }  // namespace
 
+// "vit16_g4_s12", "vit_g8_s12" or both ("16-bit + int32") when a call used both kernels.
+std::string used_variants(const VitCudaStats& st) {
+    if (st.variant16.empty()) return st.variant;
+    return st.variant.empty() ? st.variant16 : st.variant16 + "+" + st.variant;
+}
+
 int main(int argc, char** argv) {
     const uint64_t residues = argc > 1 ? static_cast<uint64_t>(std::atof(argv[1])) : 200000000ull;
     std::vector<int> models;
@@ -98,7 +104,7 @@ int main(int argc, char** argv) {
     for (uint32_t i = 0; i < all.size(); ++i) all[i] = i;
     std::vector<uint32_t> out(db.size());
     int status = 0;
-    std::printf("M      variant      tiles  targets   residues     cells        kernel_ms(median)  TCUPS   checked  mismatches\n");
+    std::printf("M      variant(s)               tiles  targets   16-bit    residues     cells        kernel_ms(median)  TCUPS   checked  mismatches\n");
     for (int M : models) {
         const VitWordProfile wp = build_vit_profile(build_profile(bench_hmm(M)));
         std::vector<double> ms;
@@ -116,10 +122,10 @@ int main(int argc, char** argv) {
                 if (++bad <= 3) std::printf("MISMATCH M=%d target %zu: got %u\n", M, t, out[t]);
             }
         if (bad) status = 1;
-        std::printf("%-6d %-12s %-6d %-9llu %-12llu %-12.4g %-18.2f %-7.3f %-8d %d\n", M, st.variant.c_str(),
-                    st.tiles, static_cast<unsigned long long>(st.targets),
-                    static_cast<unsigned long long>(st.residues), cells, med, cells / (med * 1e-3) / 1e12, checked,
-                    bad);
+        std::printf("%-6d %-24s %-6d %-9llu %-9llu %-12llu %-12.4g %-18.2f %-7.3f %-8d %d\n", M,
+                    used_variants(st).c_str(), std::max(st.tiles, st.tiles16), static_cast<unsigned long long>(st.targets),
+                    static_cast<unsigned long long>(st.targets16), static_cast<unsigned long long>(st.residues), cells,
+                    med, cells / (med * 1e-3) / 1e12, checked, bad);
         if (!all_variants) continue;
         // Every instance once (tiled where narrower than M), to set the dispatcher from data.
         for (const std::string& name : vit_cuda_variants()) {
@@ -130,7 +136,8 @@ int main(int argc, char** argv) {
             for (size_t t = 0; t < db.size(); t += std::max<size_t>(1, db.size() / 16))
                 fbad += vit_reference(wp, db.seq(t)) != out[t];
             if (fbad) status = 1;
-            std::printf("  forced %-12s tiles %-3d %9.2f ms  %.3f TCUPS  %s\n", name.c_str(), fs.tiles, fs.kernel_ms,
+            std::printf("  forced %-14s ran %-24s tiles %-3d %9.2f ms  %.3f TCUPS  %s\n", name.c_str(),
+                        used_variants(fs).c_str(), std::max(fs.tiles, fs.tiles16), fs.kernel_ms,
                         cells / (fs.kernel_ms * 1e-3) / 1e12, fbad ? "MISMATCH" : "ok");
         }
         eng->force_variant("");

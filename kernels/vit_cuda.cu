@@ -1,6 +1,9 @@
 // The CUDA Viterbi-filter engine: keeps a chunk of targets resident on one or
 // more GPUs (sorted by length, split by residue count), and for each model
-// scores the requested subset with vit_kernel (kernels/vit_kernels.cuh).
+// scores the requested subset: the pairs core/vit_word16 proves safe with the
+// packed 16-bit vit16_kernel (kernels/vit16_kernels.cuh), the rest (targets
+// with gap/'*'/'~' codes or beyond the safe length, unsafe models) with the
+// int32 vit_kernel (kernels/vit_kernels.cuh).
 // Results come back in the caller's order and equal vit_reference bit for bit.
 #include <cuda_runtime.h>
 
@@ -14,6 +17,8 @@
 #include "core/errors.hpp"
 #include "kernels/cuda_check.cuh"
 #include "kernels/resident_targets.hpp"
+#include "core/vit_word16.hpp"
+#include "kernels/vit16_kernels.cuh"
 #include "kernels/vit_cuda.cuh"
 #include "kernels/vit_kernels.cuh"
 
@@ -99,6 +104,67 @@ VitPlan forced_plan(const std::string& name, int M) {
     throw UsageError("unknown Viterbi variant " + name);
 }
 
+// The packed 16-bit instances: a tile holds 2*G*S nodes.
+struct Vit16Variant {
+    int G;  // lanes per target
+    int S;  // pairs per lane
+    void (*kernel)(Vit16Params);
+};
+
+struct Vit16Launch {
+    const Vit16Variant* v = nullptr;
+    int ntiles = 1;
+};
+
+const Vit16Variant kVit16Variants[] = {
+    {4, 6, vit16_kernel<4, 6, false>},     {4, 8, vit16_kernel<4, 8, false>},     {4, 10, vit16_kernel<4, 10, false>},
+    {4, 12, vit16_kernel<4, 12, true>},   {8, 6, vit16_kernel<8, 6, false>},     {8, 8, vit16_kernel<8, 8, false>},
+    {8, 10, vit16_kernel<8, 10, false>},   {8, 12, vit16_kernel<8, 12, true>},   {8, 14, vit16_kernel<8, 14, false>},
+    {8, 16, vit16_kernel<8, 16, false>},   {16, 6, vit16_kernel<16, 6, false>},   {16, 8, vit16_kernel<16, 8, false>},
+    {16, 10, vit16_kernel<16, 10, false>}, {16, 12, vit16_kernel<16, 12, true>}, {16, 14, vit16_kernel<16, 14, false>},
+    {16, 16, vit16_kernel<16, 16, false>}, {32, 6, vit16_kernel<32, 6, false>},   {32, 8, vit16_kernel<32, 8, false>},
+    {32, 10, vit16_kernel<32, 10, false>}, {32, 12, vit16_kernel<32, 12, true>}, {32, 14, vit16_kernel<32, 14, false>},
+    {32, 16, vit16_kernel<32, 16, false>}, {32, 18, vit16_kernel<32, 18, false>},
+};
+
+std::string variant16_name(const Vit16Variant& v) {
+    return "vit16_g" + std::to_string(v.G) + "_s" + std::to_string(v.S);
+}
+
+// Kernel time per target row, in units measured on an H200 (bench_vit_gpu
+// "variants", docs/vit-cuda.md): G x c(S) for one tile, where c(S) steps up
+// when registers cost an SM a block (S = 12 reads half its transitions from
+// L1 to keep three blocks); a tiled model pays ~2.4x per
+// tile for its scratch traffic and transition reloads, so only G = 32 tiles.
+double cost16(const Vit16Variant& v, int ntiles) {
+    const double c = v.S <= 6 ? 0.88 : v.S <= 8 ? 1.06 : v.S <= 10 ? 1.19 : v.S <= 12 ? 1.50 : v.S <= 14 ? 1.78
+                   : v.S <= 16 ? 1.88 : 2.12;
+    return v.G * c * (ntiles > 1 ? 2.4 * ntiles : 1.0);
+}
+
+Vit16Launch choose_plan16(int M) {
+    Vit16Launch plan;
+    double best = -1;
+    for (const auto& v : kVit16Variants) {
+        const int w = 2 * v.G * v.S;
+        const int nt = (M + w - 1) / w;
+        if (nt > 1 && v.G != 32) continue;
+        const double cost = cost16(v, nt);
+        if (best < 0 || cost < best) {
+            best = cost;
+            plan.v = &v;
+            plan.ntiles = nt;
+        }
+    }
+    return plan;
+}
+
+const Vit16Variant* find_variant16(const std::string& name) {
+    for (const auto& v : kVit16Variants)
+        if (variant16_name(v) == name) return &v;
+    return nullptr;
+}
+
 uint32_t pack(int16_t lo, int16_t hi) {
     return static_cast<uint32_t>(static_cast<uint16_t>(lo)) | (static_cast<uint32_t>(static_cast<uint16_t>(hi)) << 16);
 }
@@ -131,6 +197,65 @@ void build_tables(const VitWordProfile& p, const VitPlan& plan, std::vector<int4
                 }
 }
 
+// The 16-bit kernel's tables (Vit16Params): words from vit16_trans/vit16_emit,
+// pair (t, s) of tile j holding nodes j*2GS + tS + s + 1 (low) and GS more (high).
+struct Tables16 {
+    std::vector<uint4> trans;
+    std::vector<uint32_t> emit;
+    std::vector<int2> scan;
+};
+
+Tables16 build_tables16(const VitWordProfile& p, const Vit16Plan& p16, const Vit16Launch& plan) {
+    const int G = plan.v->G, S = plan.v->S, nt = plan.ntiles, H = G * S, LG = vit16_log2(G);
+    auto node = [&](int tile, int lane, int s, int half) { return tile * 2 * H + half * H + lane * S + s + 1; };
+    auto word = [&](int tile, int lane, int s, VitTrans slot) {
+        return pack(vit16_trans(p, p16, node(tile, lane, s, 0), slot), vit16_trans(p, p16, node(tile, lane, s, 1), slot));
+    };
+    Tables16 tb;
+    tb.trans.resize(static_cast<size_t>(nt) * S * 2 * G);
+    tb.emit.resize(static_cast<size_t>(p.Kp) * nt * S * G);
+    tb.scan.resize(static_cast<size_t>(nt) * (LG + 1) * G);
+    for (int tile = 0; tile < nt; ++tile) {
+        for (int s = 0; s < S; ++s)
+            for (int lane = 0; lane < G; ++lane) {
+                const size_t at = ((static_cast<size_t>(tile) * S + s) * 2) * G + static_cast<size_t>(lane);
+                tb.trans[at] = uint4{word(tile, lane, s, kVBM), word(tile, lane, s, kVMM), word(tile, lane, s, kVIM),
+                                     word(tile, lane, s, kVDM)};
+                tb.trans[at + static_cast<size_t>(G)] = uint4{word(tile, lane, s, kVMD), word(tile, lane, s, kVMI),
+                                                              word(tile, lane, s, kVII), word(tile, lane, s, kVDD)};
+                for (int x = 0; x < p.Kp; ++x)
+                    tb.emit[((static_cast<size_t>(x) * nt + tile) * S + s) * G + static_cast<size_t>(lane)] =
+                        pack(vit16_emit(p, x, node(tile, lane, s, 0)), vit16_emit(p, x, node(tile, lane, s, 1)));
+            }
+        // D->D sums in int32: lane_sum[h][t] over the lane's S nodes, then the scan's windows.
+        std::vector<long> lane_sum[2];
+        for (int h = 0; h < 2; ++h) {
+            lane_sum[h].assign(static_cast<size_t>(G), 0);
+            for (int lane = 0; lane < G; ++lane)
+                for (int s = 0; s < S; ++s)
+                    lane_sum[h][static_cast<size_t>(lane)] += vit16_trans(p, p16, node(tile, lane, s, h), kVDD);
+        }
+        auto window = [&](int h, int from, int to) {  // lanes from..to inclusive
+            long b = 0;
+            for (int w = from; w <= to; ++w) b += lane_sum[h][static_cast<size_t>(w)];
+            return static_cast<int>(b);
+        };
+        for (int q = 0; q <= LG; ++q)
+            for (int lane = 0; lane < G; ++lane) {
+                int2 v;
+                if (q == LG) {
+                    v = int2{window(0, 0, lane), window(1, 0, lane)};
+                } else if (lane >= (1 << q)) {
+                    v = int2{window(0, lane - (1 << q) + 1, lane), window(1, lane - (1 << q) + 1, lane)};
+                } else {
+                    v = int2{kVit16ScanOff, kVit16ScanOff};
+                }
+                tb.scan[(static_cast<size_t>(tile) * (LG + 1) + q) * G + static_cast<size_t>(lane)] = v;
+            }
+    }
+    return tb;
+}
+
 struct Slot {
     int device = 0;
     int sm_count = 0;
@@ -147,10 +272,16 @@ struct Slot {
     DeviceBuffer<int4> trans;
     DeviceBuffer<uint32_t> emit;
     DeviceBuffer<int16_t> scratch;
+    DeviceBuffer<uint4> trans16;
+    DeviceBuffer<uint32_t> emit16;
+    DeviceBuffer<int2> scan16;
+    DeviceBuffer<uint32_t> scratch16;
     PinnedBuffer<uint32_t> host_out;
-    // Per score() call: local indices in work order and the caller positions they answer.
+    // Per score() call: local indices in work order and the caller positions
+    // they answer; the first n16 go to the 16-bit kernel, the rest to the int32 one.
     std::vector<uint32_t> todo_local, todo_pos;
-    uint64_t todo_residues = 0;
+    size_t n16 = 0;
+    uint64_t todo_residues = 0, residues16 = 0;
 };
 
 class CudaVitEngine final : public VitCudaEngine {
@@ -188,7 +319,13 @@ public:
             }
         }
         lengths_.resize(n);
-        for (size_t i = 0; i < n; ++i) lengths_[i] = targets.length(i);
+        codes_.resize(n);
+        for (size_t i = 0; i < n; ++i) {
+            lengths_[i] = targets.length(i);
+            uint32_t m = 0;
+            for (uint8_t c : targets.seq(i)) m |= c < 32 ? uint32_t{1} << c : 0x80000000u;
+            codes_[i] = m;
+        }
         for (auto& s : slots_) upload(*s, targets);
     }
 
@@ -196,7 +333,7 @@ public:
         if (out.size() != which.size())
             throw InternalError("score(): " + std::to_string(out.size()) + " outputs for " +
                                 std::to_string(which.size()) + " targets");
-        if (prof.M < 1 || prof.Kp < 29 ||
+        if (prof.M < 1 || prof.Kp < 1 || prof.Kp > 31 ||
             prof.emit.size() != static_cast<size_t>(prof.Kp) * static_cast<size_t>(prof.M + 1) ||
             prof.trans.size() != static_cast<size_t>(prof.M + 1) * kVitNumTrans)
             throw InternalError("score(): malformed word profile");
@@ -204,26 +341,60 @@ public:
             s->todo_local.clear();
             s->todo_pos.clear();
             s->todo_residues = 0;
+            s->residues16 = 0;
         }
+        // A forced int32 instance takes everything; otherwise safe pairs go to 16 bits.
+        const bool force32 = !forced_.empty() && !find_variant16(forced_);
+        const Vit16Plan p16 = force32 ? Vit16Plan{} : vit16_plan(prof);
+        std::vector<uint32_t> pos32;
         for (size_t j = 0; j < which.size(); ++j) {
             if (which[j] >= slot_of_.size())
                 throw InternalError("score(): target " + std::to_string(which[j]) + " is not resident");
+            const uint64_t L = lengths_[which[j]];
+            if (codes_[which[j]] >> prof.Kp)  // the kernels index emissions by code
+                throw InternalError("score(): target " + std::to_string(which[j]) + " holds a code outside the model's alphabet");
+            if (p16.ok && L <= p16.max_len && (codes_[which[j]] & (p16.bad_codes | 0x80000000u)) == 0) {
+                Slot& s = *slots_[slot_of_[which[j]]];
+                s.todo_local.push_back(local_of_[which[j]]);
+                s.todo_pos.push_back(static_cast<uint32_t>(j));
+                s.todo_residues += L;
+                s.residues16 += L;
+            } else {
+                pos32.push_back(static_cast<uint32_t>(j));
+            }
+        }
+        for (auto& s : slots_) s->n16 = s->todo_local.size();
+        for (uint32_t j : pos32) {
             Slot& s = *slots_[slot_of_[which[j]]];
             s.todo_local.push_back(local_of_[which[j]]);
-            s.todo_pos.push_back(static_cast<uint32_t>(j));
+            s.todo_pos.push_back(j);
             s.todo_residues += lengths_[which[j]];
         }
-        const VitPlan plan = forced_.empty() ? choose_plan(prof.M) : forced_plan(forced_, prof.M);
+        const VitPlan plan = !forced_.empty() && force32 ? forced_plan(forced_, prof.M) : choose_plan(prof.M);
+        Vit16Launch plan16 = choose_plan16(prof.M);
+        if (!forced_.empty() && !force32) {
+            plan16.v = find_variant16(forced_);
+            const int w = 2 * plan16.v->G * plan16.v->S;
+            plan16.ntiles = (prof.M + w - 1) / w;
+        }
         std::vector<int4> trans;
         std::vector<uint32_t> emit;
-        build_tables(prof, plan, trans, emit);
-        for (auto& s : slots_) launch(*s, plan, trans, emit);
+        if (!pos32.empty()) build_tables(prof, plan, trans, emit);
+        Tables16 t16;
+        if (which.size() > pos32.size()) t16 = build_tables16(prof, p16, plan16);
+        for (auto& s : slots_) launch(*s, plan, trans, emit, plan16, p16, t16);
 
         stats_ = VitCudaStats{};
-        stats_.group = plan.v->G;
-        stats_.stripe = plan.v->S;
-        stats_.variant = variant_name(*plan.v);
-        stats_.tiles = plan.ntiles;
+        if (!pos32.empty()) {
+            stats_.group = plan.v->G;
+            stats_.stripe = plan.v->S;
+            stats_.variant = variant_name(*plan.v);
+            stats_.tiles = plan.ntiles;
+        }
+        if (which.size() > pos32.size()) {
+            stats_.variant16 = variant16_name(*plan16.v);
+            stats_.tiles16 = plan16.ntiles;
+        }
         for (auto& s : slots_) {
             if (s->todo_local.empty()) continue;
             DeviceGuard guard(s->device);
@@ -233,6 +404,8 @@ public:
             stats_.kernel_ms = std::max(stats_.kernel_ms, static_cast<double>(ms));
             stats_.targets += s->todo_local.size();
             stats_.residues += s->todo_residues;
+            stats_.targets16 += s->n16;
+            stats_.residues16 += s->residues16;
             const uint32_t* r = s->host_out.get();
             for (size_t q = 0; q < s->todo_local.size(); ++q) out[s->todo_pos[q]] = r[q];
         }
@@ -258,7 +431,7 @@ private:
         s.list.reserve(std::max<size_t>(n, 1));
         s.out.reserve(std::max<size_t>(n, 1));
         s.host_out.reserve(std::max<size_t>(n, 1));
-        s.work.reserve(1);
+        s.work.reserve(2);
         WARPDP_CUDA_CHECK(cudaMemcpy(s.res.get(), res.data(), res.size(), cudaMemcpyHostToDevice));
         if (n > 0) {
             WARPDP_CUDA_CHECK(cudaMemcpy(s.off.get(), off.data(), n * sizeof(uint64_t), cudaMemcpyHostToDevice));
@@ -267,15 +440,30 @@ private:
         }
     }
 
-    void launch(Slot& s, const VitPlan& plan, const std::vector<int4>& trans, const std::vector<uint32_t>& emit) {
+    // Grid for `n` targets of a kernel taking `G` lanes each, capped at what fits at once.
+    static unsigned grid_for(const Slot& s, const void* kernel, int block, int G, size_t n, const std::string& name) {
+        int per_sm = 0;
+        WARPDP_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, block, 0));
+        if (per_sm < 1)
+            throw ResourceError("Viterbi kernel " + name + " does not fit on GPU " + std::to_string(s.device));
+        const size_t per_block = static_cast<size_t>(block / 32) * static_cast<size_t>(32 / G);
+        return static_cast<unsigned>(
+            std::min<size_t>((n + per_block - 1) / per_block, static_cast<size_t>(per_sm) * s.sm_count));
+    }
+
+    void launch(Slot& s, const VitPlan& plan, const std::vector<int4>& trans, const std::vector<uint32_t>& emit,
+                const Vit16Launch& plan16, const Vit16Plan& p16, const Tables16& t16) {
         const size_t n = s.todo_local.size();
         if (n == 0) return;
         DeviceGuard guard(s.device);
         cudaStream_t st = s.stream->get();
-        // Local indices ascend with decreasing length: longest targets are taken first.
+        // Within each kernel's share, local indices ascend with decreasing length:
+        // longest targets are taken first.
         std::vector<uint32_t> order(n);
         std::iota(order.begin(), order.end(), 0u);
-        std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return s.todo_local[a] < s.todo_local[b]; });
+        auto by_local = [&](uint32_t a, uint32_t b) { return s.todo_local[a] < s.todo_local[b]; };
+        std::sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(s.n16), by_local);
+        std::sort(order.begin() + static_cast<std::ptrdiff_t>(s.n16), order.end(), by_local);
         std::vector<uint32_t> local(n), pos(n);
         for (size_t q = 0; q < n; ++q) {
             local[q] = s.todo_local[order[q]];
@@ -283,53 +471,76 @@ private:
         }
         s.todo_local.swap(local);
         s.todo_pos.swap(pos);
-
-        s.trans.reserve(trans.size());
-        s.emit.reserve(emit.size());
         // list and host_out are sized for the whole chunk at upload.
         WARPDP_CUDA_CHECK(cudaMemcpyAsync(s.list.get(), s.todo_local.data(), n * sizeof(uint32_t),
                                           cudaMemcpyHostToDevice, st));
-        WARPDP_CUDA_CHECK(cudaMemcpyAsync(s.trans.get(), trans.data(), trans.size() * sizeof(int4),
-                                          cudaMemcpyHostToDevice, st));
-        WARPDP_CUDA_CHECK(cudaMemcpyAsync(s.emit.get(), emit.data(), emit.size() * sizeof(uint32_t),
-                                          cudaMemcpyHostToDevice, st));
-        WARPDP_CUDA_CHECK(cudaMemsetAsync(s.work.get(), 0, sizeof(uint32_t), st));
-
-        const VitVariant& v = *plan.v;
-        int per_sm = 0;
-        WARPDP_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, v.kernel, kVitBlock, 0));
-        if (per_sm < 1)
-            throw ResourceError("Viterbi kernel " + variant_name(v) + " does not fit on GPU " +
-                                std::to_string(s.device));
+        WARPDP_CUDA_CHECK(cudaMemsetAsync(s.work.get(), 0, 2 * sizeof(uint32_t), st));
+        const VitTargets tg{s.res.get(), s.off.get(), s.len.get(), s.ncj.get()};
         constexpr size_t kWarps = kVitBlock / 32;
-        const size_t per_warp = static_cast<size_t>(32 / v.G);
-        const size_t blocks_needed = (n + kWarps * per_warp - 1) / (kWarps * per_warp);
-        const unsigned grid =
-            static_cast<unsigned>(std::min<size_t>(blocks_needed, static_cast<size_t>(per_sm) * s.sm_count));
-        VitParams p;
-        p.tg = VitTargets{s.res.get(), s.off.get(), s.len.get(), s.ncj.get()};
-        p.list = s.list.get();
-        p.n = static_cast<uint32_t>(n);
-        p.out = s.out.get();
-        p.trans = s.trans.get();
-        p.emit = s.emit.get();
-        p.ntiles = plan.ntiles;
-        p.work = s.work.get();
-        if (plan.ntiles > 1) {
-            s.scratch.reserve(static_cast<size_t>(grid) * kWarps * static_cast<size_t>(plan.ntiles) * 3 *
-                              static_cast<size_t>(v.S) * 32);
-            p.scratch = s.scratch.get();
-        }
         WARPDP_CUDA_CHECK(cudaEventRecord(s.ev_start->get(), st));
-        WARPDP_CUDA_CHECK_LAUNCH((v.kernel<<<grid, kVitBlock, 0, st>>>(p)));
+        if (s.n16 > 0) {
+            const Vit16Variant& v = *plan16.v;
+            upload_async(s.trans16, t16.trans, st);
+            upload_async(s.emit16, t16.emit, st);
+            upload_async(s.scan16, t16.scan, st);
+            const unsigned grid =
+                grid_for(s, reinterpret_cast<const void*>(v.kernel), kVit16Block, v.G, s.n16, variant16_name(v));
+            Vit16Params p;
+            p.tg = tg;
+            p.list = s.list.get();
+            p.n = static_cast<uint32_t>(s.n16);
+            p.out = s.out.get();
+            p.trans = s.trans16.get();
+            p.emit = s.emit16.get();
+            p.scan = s.scan16.get();
+            p.ntiles = plan16.ntiles;
+            p.work = s.work.get();
+            p.K = p16.K;
+            p.F = p16.F;
+            if (plan16.ntiles > 1) {
+                s.scratch16.reserve(static_cast<size_t>(grid) * (kVit16Block / 32) * static_cast<size_t>(plan16.ntiles) * 3 *
+                                    static_cast<size_t>(v.S) * 32);
+                p.scratch = s.scratch16.get();
+            }
+            WARPDP_CUDA_CHECK_LAUNCH((v.kernel<<<grid, kVit16Block, 0, st>>>(p)));
+        }
+        if (n > s.n16) {
+            const VitVariant& v = *plan.v;
+            const size_t n32 = n - s.n16;
+            upload_async(s.trans, trans, st);
+            upload_async(s.emit, emit, st);
+            const unsigned grid = grid_for(s, reinterpret_cast<const void*>(v.kernel), kVitBlock, v.G, n32, variant_name(v));
+            VitParams p;
+            p.tg = tg;
+            p.list = s.list.get() + s.n16;
+            p.n = static_cast<uint32_t>(n32);
+            p.out = s.out.get() + s.n16;
+            p.trans = s.trans.get();
+            p.emit = s.emit.get();
+            p.ntiles = plan.ntiles;
+            p.work = s.work.get() + 1;
+            if (plan.ntiles > 1) {
+                s.scratch.reserve(static_cast<size_t>(grid) * kWarps * static_cast<size_t>(plan.ntiles) * 3 *
+                                  static_cast<size_t>(v.S) * 32);
+                p.scratch = s.scratch.get();
+            }
+            WARPDP_CUDA_CHECK_LAUNCH((v.kernel<<<grid, kVitBlock, 0, st>>>(p)));
+        }
         WARPDP_CUDA_CHECK(cudaEventRecord(s.ev_end->get(), st));
         WARPDP_CUDA_CHECK(cudaMemcpyAsync(s.host_out.get(), s.out.get(), n * sizeof(uint32_t),
                                           cudaMemcpyDeviceToHost, st));
     }
 
+    template <typename T>
+    static void upload_async(DeviceBuffer<T>& dst, const std::vector<T>& src, cudaStream_t st) {
+        dst.reserve(src.size());
+        WARPDP_CUDA_CHECK(cudaMemcpyAsync(dst.get(), src.data(), src.size() * sizeof(T), cudaMemcpyHostToDevice, st));
+    }
+
     std::vector<std::unique_ptr<Slot>> slots_;
     std::vector<uint32_t> slot_of_, local_of_;
     std::vector<uint64_t> lengths_;
+    std::vector<uint32_t> codes_;  // bit c: the target holds code c (bit 31: some code >= 31)
     VitCudaStats stats_;
     std::string forced_;
 };
@@ -347,6 +558,7 @@ std::unique_ptr<VitEngine> make_vit_cuda_engine(const std::vector<int>& devices)
 std::vector<std::string> vit_cuda_variants() {
     std::vector<std::string> names;
     for (const auto& v : kVitVariants) names.push_back(variant_name(v));
+    for (const auto& v : kVit16Variants) names.push_back(variant16_name(v));
     return names;
 }
 
