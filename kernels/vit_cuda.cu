@@ -117,13 +117,17 @@ struct Vit16Launch {
 };
 
 const Vit16Variant kVit16Variants[] = {
-    {4, 6, vit16_kernel<4, 6, false>},     {4, 8, vit16_kernel<4, 8, false>},     {4, 10, vit16_kernel<4, 10, false>},
-    {4, 12, vit16_kernel<4, 12, true>},   {8, 6, vit16_kernel<8, 6, false>},     {8, 8, vit16_kernel<8, 8, false>},
-    {8, 10, vit16_kernel<8, 10, false>},   {8, 12, vit16_kernel<8, 12, true>},   {8, 14, vit16_kernel<8, 14, false>},
-    {8, 16, vit16_kernel<8, 16, false>},   {16, 6, vit16_kernel<16, 6, false>},   {16, 8, vit16_kernel<16, 8, false>},
-    {16, 10, vit16_kernel<16, 10, false>}, {16, 12, vit16_kernel<16, 12, true>}, {16, 14, vit16_kernel<16, 14, false>},
-    {16, 16, vit16_kernel<16, 16, false>}, {32, 6, vit16_kernel<32, 6, false>},   {32, 8, vit16_kernel<32, 8, false>},
-    {32, 10, vit16_kernel<32, 10, false>}, {32, 12, vit16_kernel<32, 12, true>}, {32, 14, vit16_kernel<32, 14, false>},
+    {4, 6, vit16_kernel<4, 6, false>}, {4, 7, vit16_kernel<4, 7, false>}, {4, 8, vit16_kernel<4, 8, false>},
+    {4, 9, vit16_kernel<4, 9, false>}, {4, 10, vit16_kernel<4, 10, false>}, {4, 11, vit16_kernel<4, 11, false>},
+    {4, 12, vit16_kernel<4, 12, true>}, {8, 6, vit16_kernel<8, 6, false>}, {8, 7, vit16_kernel<8, 7, false>},
+    {8, 8, vit16_kernel<8, 8, false>}, {8, 9, vit16_kernel<8, 9, false>}, {8, 10, vit16_kernel<8, 10, false>},
+    {8, 11, vit16_kernel<8, 11, false>}, {8, 12, vit16_kernel<8, 12, true>}, {8, 14, vit16_kernel<8, 14, false>},
+    {8, 16, vit16_kernel<8, 16, false>}, {16, 6, vit16_kernel<16, 6, false>}, {16, 8, vit16_kernel<16, 8, false>},
+    {16, 9, vit16_kernel<16, 9, false>}, {16, 10, vit16_kernel<16, 10, false>},
+    {16, 12, vit16_kernel<16, 12, true>}, {16, 14, vit16_kernel<16, 14, false>},
+    {16, 16, vit16_kernel<16, 16, false>}, {32, 6, vit16_kernel<32, 6, false>}, {32, 8, vit16_kernel<32, 8, false>},
+    {32, 9, vit16_kernel<32, 9, false>}, {32, 10, vit16_kernel<32, 10, false>}, {32, 11, vit16_kernel<32, 11, false>},
+    {32, 12, vit16_kernel<32, 12, true>}, {32, 14, vit16_kernel<32, 14, false>},
     {32, 16, vit16_kernel<32, 16, false>}, {32, 18, vit16_kernel<32, 18, false>},
 };
 
@@ -133,13 +137,14 @@ std::string variant16_name(const Vit16Variant& v) {
 
 // Kernel time per target row, in units measured on an H200 (bench_vit_gpu
 // "variants", docs/vit-cuda.md): G x c(S) for one tile, where c(S) steps up
-// when registers cost an SM a block (S = 12 reads half its transitions from
-// L1 to keep three blocks); a tiled model pays ~2.4x per
+// where registers cost an SM a block (past S = 11; S = 12 reads half its
+// transitions from L1 to soften that); a tiled model pays ~2.4x per
 // tile for its scratch traffic and transition reloads, so only G = 32 tiles.
 double cost16(const Vit16Variant& v, int ntiles) {
-    const double c = v.S <= 6 ? 0.88 : v.S <= 8 ? 1.06 : v.S <= 10 ? 1.19 : v.S <= 12 ? 1.50 : v.S <= 14 ? 1.78
-                   : v.S <= 16 ? 1.88 : 2.12;
-    return v.G * c * (ntiles > 1 ? 2.4 * ntiles : 1.0);
+    // c(S) for S = 6..18 (odd S between its neighbours where not measured).
+    static const double c[] = {0.89, 0.92, 1.00, 1.11, 1.18, 1.27, 1.50, 1.62, 1.75, 1.82, 1.90, 2.00, 2.11};
+    const double cs = c[std::clamp(v.S, 6, 18) - 6];
+    return v.G * cs * (ntiles > 1 ? 2.4 * ntiles : 1.0);
 }
 
 Vit16Launch choose_plan16(int M) {
