@@ -127,6 +127,7 @@ struct Slot {
     uint64_t residues = 0;
     std::unique_ptr<Stream> stream;
     std::unique_ptr<Event> ev_start, ev_ssv, ev_end;
+    PinnedBuffer<uint8_t> staging;  // packed residues on their way up, reused chunk after chunk
     DeviceBuffer<uint8_t> res;
     DeviceBuffer<uint64_t> off;
     DeviceBuffer<uint32_t> len;
@@ -229,11 +230,12 @@ private:
     void upload(Slot& s, const SeqBatch& targets) {
         DeviceGuard guard(s.device);
         const size_t n = s.n();
-        const PackedTargets packed = pack_targets(targets, s.input_index, kAlign, static_cast<uint8_t>(kPadCode), kTailPad);
-        const auto& off = packed.off;
-        const auto& len = packed.len;
-        const auto& res = packed.res;
-        const size_t total = res.size();
+        const PackedLayout layout = pack_layout(targets, s.input_index, kAlign, kTailPad);
+        s.staging.reserve(layout.bytes);
+        pack_residues(targets, s.input_index, layout, static_cast<uint8_t>(kPadCode), s.staging.get());
+        const auto& off = layout.off;
+        const auto& len = layout.len;
+        const size_t total = layout.bytes;
         std::vector<uint8_t> tjb(n);
         for (size_t j = 0; j < n; ++j) tjb[j] = msv_tjb(len[j]);
         // Residues + the tiled kernels' boundary column (2 bytes a residue) + per-target arrays.
@@ -265,7 +267,7 @@ private:
         s.fb_list.reserve(std::max<size_t>(n, 1));
         s.host_out.reserve(std::max<size_t>(n, 1));
         s.host_count.reserve(1);
-        WARPDP_CUDA_CHECK(cudaMemcpy(s.res.get(), res.data(), total, cudaMemcpyHostToDevice));
+        WARPDP_CUDA_CHECK(cudaMemcpy(s.res.get(), s.staging.get(), total, cudaMemcpyHostToDevice));
         if (n > 0) {
             WARPDP_CUDA_CHECK(cudaMemcpy(s.off.get(), off.data(), n * sizeof(uint64_t), cudaMemcpyHostToDevice));
             WARPDP_CUDA_CHECK(cudaMemcpy(s.len.get(), len.data(), n * sizeof(uint32_t), cudaMemcpyHostToDevice));

@@ -12,9 +12,11 @@
 #include <cstdint>
 #include <cstring>
 #include <numeric>
+#include <thread>
 #include <vector>
 
 #include "core/errors.hpp"
+#include "core/parallel.hpp"
 #include "core/seq_batch.hpp"
 
 namespace warpdp::cuda {
@@ -37,18 +39,18 @@ inline std::vector<std::vector<uint32_t>> split_longest_first(const SeqBatch& ta
     return parts;
 }
 
-// The residues of targets `which` back to back, each starting at a multiple
-// of `align`, gaps and a final `tail` filled with `pad` (kernels may read
-// that far past a target), with each target's offset and length.
-struct PackedTargets {
-    std::vector<uint8_t> res;
+// Where the residues of targets `which` go when packed back to back, each
+// starting at a multiple of `align`, followed by a `tail` (kernels may read
+// that far past a target): each target's offset and length, and the bytes.
+struct PackedLayout {
     std::vector<uint64_t> off;
     std::vector<uint32_t> len;
+    size_t bytes = 1;  // never 0, so buffers always exist
 };
 
-inline PackedTargets pack_targets(const SeqBatch& targets, const std::vector<uint32_t>& which, size_t align,
-                                  uint8_t pad, size_t tail) {
-    PackedTargets p;
+inline PackedLayout pack_layout(const SeqBatch& targets, const std::vector<uint32_t>& which, size_t align,
+                                size_t tail) {
+    PackedLayout p;
     p.off.resize(which.size());
     p.len.resize(which.size());
     size_t total = 0;
@@ -59,12 +61,27 @@ inline PackedTargets pack_targets(const SeqBatch& targets, const std::vector<uin
         p.len[j] = static_cast<uint32_t>(L);
         total += (static_cast<size_t>(L) + align - 1) / align * align;
     }
-    p.res.assign(std::max<size_t>(total + tail, 1), pad);
-    for (size_t j = 0; j < which.size(); ++j) {
-        const auto seq = targets.seq(which[j]);
-        if (!seq.empty()) std::memcpy(p.res.data() + p.off[j], seq.data(), seq.size());
-    }
+    p.bytes = std::max<size_t>(total + tail, 1);
     return p;
+}
+
+// Writes the packed residues into dst[0, layout.bytes), gaps and tail as `pad`.
+// dst is typically a pinned staging buffer reused chunk after chunk: a fresh
+// vector per chunk costs more in page faults than the copy itself. A chunk is
+// ~10^8 residues gathered out of order, so the copy takes all cores
+// (destinations are disjoint: the result never depends on the threads).
+inline void pack_residues(const SeqBatch& targets, const std::vector<uint32_t>& which, const PackedLayout& layout,
+                          uint8_t pad, uint8_t* dst) {
+    const size_t n = which.size();
+    const unsigned threads = std::min(16u, std::max(1u, std::thread::hardware_concurrency()));
+    parallel_for(n, threads, 4096, [&](size_t j) {
+        const auto seq = targets.seq(which[j]);
+        uint8_t* at = dst + layout.off[j];
+        if (!seq.empty()) std::memcpy(at, seq.data(), seq.size());
+        const size_t end = j + 1 < n ? layout.off[j + 1] : layout.bytes;
+        std::memset(at + seq.size(), pad, end - layout.off[j] - seq.size());
+    });
+    if (n == 0) std::memset(dst, pad, layout.bytes);
 }
 
 }  // namespace warpdp::cuda

@@ -267,6 +267,7 @@ struct Slot {
     std::vector<uint32_t> input_index;  // local (length-sorted) index -> input index
     std::unique_ptr<Stream> stream;
     std::unique_ptr<Event> ev_start, ev_end;
+    PinnedBuffer<uint8_t> staging;  // packed residues on their way up, reused chunk after chunk
     DeviceBuffer<uint8_t> res;
     DeviceBuffer<uint64_t> off;
     DeviceBuffer<uint32_t> len;
@@ -420,15 +421,16 @@ private:
     void upload(Slot& s, const SeqBatch& targets) {
         DeviceGuard guard(s.device);
         const size_t n = s.input_index.size();
-        const PackedTargets packed = pack_targets(targets, s.input_index, 1, 0, 0);
-        const auto& off = packed.off;
-        const auto& len = packed.len;
-        const auto& res = packed.res;
+        const PackedLayout layout = pack_layout(targets, s.input_index, 1, 0);
+        s.staging.reserve(layout.bytes);
+        pack_residues(targets, s.input_index, layout, 0, s.staging.get());
+        const auto& off = layout.off;
+        const auto& len = layout.len;
         std::vector<int16_t> ncj(n);
         for (size_t j = 0; j < n; ++j) ncj[j] = vit_ncj_move(len[j]);
-        if (res.size() > s.res.size()) {  // grows only: chunks of similar size allocate once
+        if (layout.bytes > s.res.size()) {  // grows only: chunks of similar size allocate once
             s.res.reset(0);
-            s.res.reset(res.size());
+            s.res.reset(layout.bytes);
         }
         s.off.reserve(std::max<size_t>(n, 1));
         s.len.reserve(std::max<size_t>(n, 1));
@@ -437,7 +439,7 @@ private:
         s.out.reserve(std::max<size_t>(n, 1));
         s.host_out.reserve(std::max<size_t>(n, 1));
         s.work.reserve(2);
-        WARPDP_CUDA_CHECK(cudaMemcpy(s.res.get(), res.data(), res.size(), cudaMemcpyHostToDevice));
+        WARPDP_CUDA_CHECK(cudaMemcpy(s.res.get(), s.staging.get(), layout.bytes, cudaMemcpyHostToDevice));
         if (n > 0) {
             WARPDP_CUDA_CHECK(cudaMemcpy(s.off.get(), off.data(), n * sizeof(uint64_t), cudaMemcpyHostToDevice));
             WARPDP_CUDA_CHECK(cudaMemcpy(s.len.get(), len.data(), n * sizeof(uint32_t), cudaMemcpyHostToDevice));

@@ -104,6 +104,13 @@ int run(int argc, char** argv) {
 
     const auto models = load_models(a.hmm, common.quiet);
     if (models.empty()) throw InputError(a.hmm, 0, "no HMM found");
+    SeqReaderOptions ropt;
+    if (a.chunk_residues) ropt.batch_residues = a.chunk_residues;
+    else ropt.batch_residues = uint64_t{1} << 27;  // the reader parses the next chunk meanwhile
+    ropt.batch_records = static_cast<size_t>(ropt.batch_residues / 16 + 1024);
+    // The reader starts at once: starting the CUDA driver (resolve_device)
+    // then overlaps the first chunk.
+    SeqReader reader(a.db, Alphabet::amino(), ropt);
     const DeviceChoice dev = resolve_device(common.device);
     // Creating a CUDA engine starts the driver and contexts (a good part of
     // a second): do it while the first chunk is being read.
@@ -115,12 +122,6 @@ int run(int argc, char** argv) {
     opt.bias = !a.nobias;
     opt.all = a.all;
     opt.threads = common.threads;
-
-    SeqReaderOptions ropt;
-    if (a.chunk_residues) ropt.batch_residues = a.chunk_residues;
-    else ropt.batch_residues = uint64_t{1} << 27;  // the reader parses the next chunk meanwhile
-    ropt.batch_records = static_cast<size_t>(ropt.batch_residues / 16 + 1024);
-    SeqReader reader(a.db, Alphabet::amino(), ropt);
 
     std::vector<std::string> names;
     std::vector<std::vector<MsvRow>> rows(models.size());

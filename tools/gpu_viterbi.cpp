@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <future>
 #include <map>
 #include <memory>
 #include <string>
@@ -149,16 +150,28 @@ int run(int argc, char** argv) {
         }
     }
 
-    const DeviceChoice dev = resolve_device(common.device);
-    auto vit_engine = dev.cuda ? make_vit_cuda_engine(dev.gpus) : make_vit_cpu_engine(common.threads);
-    auto msv_engine = make_msv_cpu_engine(common.threads);  // rescoring streamed candidates
-    // With --msv, the whole chunk goes through the MSV filter on the chosen device.
-    std::unique_ptr<MsvEngine> msv_full;
-    if (inline_msv) msv_full = dev.cuda ? make_msv_cuda_engine(dev.gpus) : make_msv_cpu_engine(common.threads);
-
+    // The reader starts at once: starting the CUDA driver (resolve_device)
+    // then overlaps the first chunk.
     SeqReaderOptions ropt;
     ropt.batch_residues = uint64_t{1} << 27;
     SeqReader reader(db_path, Alphabet::amino(), ropt);
+    const DeviceChoice dev = resolve_device(common.device);
+    // Creating CUDA engines starts the driver and contexts (a good part of a
+    // second): done while the first chunk is being read.
+    struct Engines {
+        std::unique_ptr<VitEngine> vit;
+        std::unique_ptr<MsvEngine> msv_full;  // with --msv: the whole chunk's MSV filter
+    };
+    auto engines_ready = std::async(std::launch::async, [&dev, &common, inline_msv] {
+        Engines e;
+        e.vit = dev.cuda ? make_vit_cuda_engine(dev.gpus) : make_vit_cpu_engine(common.threads);
+        if (inline_msv) e.msv_full = dev.cuda ? make_msv_cuda_engine(dev.gpus) : make_msv_cpu_engine(common.threads);
+        return e;
+    });
+    auto msv_engine = make_msv_cpu_engine(common.threads);  // rescoring streamed candidates
+    std::unique_ptr<VitEngine> vit_engine;
+    std::unique_ptr<MsvEngine> msv_full;
+
     std::unique_ptr<OutputFile> survivors;
     if (!surv_path.empty()) survivors = std::make_unique<OutputFile>(surv_path);
 
@@ -166,11 +179,27 @@ int run(int argc, char** argv) {
     std::vector<std::vector<Row>> rows(models.size());
     std::vector<Tally> tally(models.size());
     uint64_t residues = 0, cells = 0;
-    const auto t0 = std::chrono::steady_clock::now();
+    using clock = std::chrono::steady_clock;
+    auto since = [](clock::time_point a) { return std::chrono::duration<double>(clock::now() - a).count(); };
+    const auto t0 = clock::now();
+    // Wall time by stage: waiting for the reader, for the engines, the MSV and
+    // bias filters, the Viterbi filter (uploads included), the survivors.
+    double wait_s = 0, engines_s = 0, msv_s = 0, vit_s = 0, write_s = 0;
     SeqBatch chunk;
     std::vector<uint16_t> msv_raw;
     std::vector<uint32_t> vit_raw;
-    while (reader.next(chunk)) {
+    for (;;) {
+        auto w0 = clock::now();
+        if (!reader.next(chunk)) break;
+        wait_s += since(w0);
+        if (!vit_engine) {
+            w0 = clock::now();
+            Engines e = engines_ready.get();
+            vit_engine = std::move(e.vit);
+            msv_full = std::move(e.msv_full);
+            engines_s = since(w0);
+        }
+        w0 = clock::now();
         std::vector<bool> surviving(chunk.size(), false);
         // Each model's candidates in this chunk, in database order, with their
         // exact MSV/bias verdicts (filtersc and the bias-corrected P-value
@@ -220,6 +249,8 @@ int run(int argc, char** argv) {
                         msv_verdict(models[mi].msv, chunk.seq(cands[mi][j]), msv_raw[j], 1.0, bias_on[j]));
             }
         }
+        msv_s += since(w0);
+        w0 = clock::now();
         // The Viterbi engine holds only the targets some model may filter:
         // with candidates, their union (a few percent of the chunk, so a GPU
         // upload stays small); without, the whole chunk.
@@ -295,9 +326,12 @@ int run(int argc, char** argv) {
                 if (r.passed || all) rows[mi].push_back(r);
             }
         }
+        vit_s += since(w0);
+        w0 = clock::now();
         if (survivors)
             for (size_t t = 0; t < chunk.size(); ++t)
                 if (surviving[t]) write_fasta_record(*survivors, chunk, t);
+        write_s += since(w0);
         residues += chunk.total_residues();
         for (auto& n : chunk.names) names.push_back(std::move(n));
         if (common.progress)
@@ -305,6 +339,7 @@ int run(int argc, char** argv) {
     }
     if (common.progress) std::fputc('\n', stderr);
     if (names.empty()) throw InputError(db_path, 0, "no sequences in the database");
+    if (!vit_engine) vit_engine = engines_ready.get().vit;  // unreachable with targets; names the engine
     for (size_t mi = 0; mi < models.size(); ++mi) {
         const auto& cur = cursor[mi];
         if (cur.next < cur.list.size()) {
@@ -339,6 +374,8 @@ int run(int argc, char** argv) {
     stats["Z"] = names.size();
     stats["residues"] = residues;
     stats["seconds"] = seconds;
+    stats["stage_seconds"] = {{"read_wait", wait_s}, {"engines", engines_s}, {"msv", msv_s}, {"viterbi", vit_s},
+                              {"survivors", write_s}};
     stats["cells"] = cells;
     stats["models"] = nlohmann::ordered_json::array();
     for (size_t mi = 0; mi < models.size(); ++mi)
