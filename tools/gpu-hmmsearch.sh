@@ -7,7 +7,8 @@
 # `hmmsearch -Z <number of targets>`.
 #   gpu-hmmsearch [hmmsearch options] MODELS.hmm TARGETS.fa
 # Environment: WARPDP_DEVICE (--device of the filters, default auto),
-# WARPDP_THREADS (default: all cores), HMMSEARCH (default: hmmsearch).
+# WARPDP_THREADS (default: all cores), HMMSEARCH (default: hmmsearch),
+# WARPDP_TIMES=1 (stage wall times on stderr).
 set -euo pipefail
 here=$(cd "$(dirname "$(readlink -f "$0")")" && pwd)
 hmmsearch=${HMMSEARCH:-hmmsearch}
@@ -48,6 +49,7 @@ fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 common=(--device "${WARPDP_DEVICE:-auto}" --threads "${WARPDP_THREADS:-0}" --quiet)
+t_start=$(date +%s.%N)
 # The MSV, bias and Viterbi filters in one process (the same decisions as
 # `gpu-msv | gpu-viterbi --candidates -`, with one database read).
 "$here/gpu-viterbi" --hmm "$hmm" --db "$db" --msv --F1 "$F1" "${nobias[@]}" --F2 "$F2" \
@@ -72,17 +74,24 @@ if [ "$n" -eq 0 ]; then
 else
     # hmmsearch hands its worker threads blocks of 1,000 sequences, so a few
     # thousand survivors would keep only a few threads busy. Spread them: the
-    # survivors, in database order, are cut into up to 4 blocks per thread,
+    # survivors, in database order, are cut into at least 16 blocks per thread,
     # each block topped up to 1,000 records with empty ones. hmmsearch skips
     # empty sequences, and with -Z fixed, domZ counting reported targets and
     # every target's domain sampling seeded by the target itself, nothing it
     # prints depends on them (only the pipeline statistics count them).
-    blocks=$(( (n + 999) / 1000 )); [ $blocks -ge $((4 * cores)) ] || blocks=$((4 * cores))
+    blocks=$(( (n + 999) / 1000 )); [ $blocks -ge $((16 * cores)) ] || blocks=$((16 * cores))
     awk -v n="$n" -v b="$blocks" '
         /^>/ { k = int(r++ * b / n); if (r > 1 && k != blk) { for (; fill < 1000; fill++) print ">warpdp-empty"; fill = 0 }
                blk = k; fill++ }
         { print }' "$tmp/survivors.fa" > "$tmp/targets.fa"
 fi
 
+t_filters=$(date +%s.%N)
 set +e
 "$hmmsearch" "${zopt[@]}" "${args[@]}" "$hmm" "$tmp/targets.fa"
+rc=$?
+if [ -n "${WARPDP_TIMES:-}" ]; then
+    awk -v a="$t_start" -v b="$t_filters" -v c="$(date +%s.%N)" -v n="$n" 'BEGIN {
+        printf "gpu-hmmsearch: filters %.3f s, hmmsearch on %d survivors %.3f s\n", b - a, n, c - b }' >&2
+fi
+exit $rc
