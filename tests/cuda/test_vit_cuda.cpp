@@ -166,6 +166,29 @@ TEST_CASE("CUDA Viterbi: 120,000-residue target, D->D chains, several slots") {
     CHECK(oc.bad == 0);
 }
 
+TEST_CASE("CUDA Viterbi: targets either side of the 16-bit path's longest safe length") {
+    require_gpu();
+    auto eng = make_vit_cuda_engine_ex({0});
+    Outcomes oc;
+    uint64_t packed = 0, total = 0;
+    for (int rep = 0; rep < 4; ++rep) {
+        const Hmm h = random_vit_hmm(uniform(20, 400), frand(1.0f, 10.0f));
+        VitWordProfile wp = build_vit_profile(build_profile(h));
+        const Vit16Plan plan = limit_safe_length(wp, static_cast<uint64_t>(uniform(500, 3000)));
+        REQUIRE(plan.ok);
+        SeqBatch b;
+        for (uint64_t L : {plan.max_len - 1, plan.max_len, plan.max_len + 1, 2 * plan.max_len, uint64_t{7}})
+            add_vit_record(b, random_vit_codes(static_cast<size_t>(L), 0));
+        eng->load_targets(b);
+        compare(*eng, wp, b, true, oc, "edge");
+        packed += eng->last_stats().targets16;
+        total += b.size();
+    }
+    MESSAGE("edge: " << packed << " of " << total << " targets took the 16-bit kernel, " << oc.bad << " mismatches");
+    CHECK(oc.bad == 0);
+    CHECK(packed == 3 * 4);  // max_len - 1, max_len and 7; the longer two take the int32 kernel
+}
+
 TEST_CASE("CUDA Viterbi on Pfam tutorial models (when installed)") {
     require_gpu();
     const std::string dir = "/usr/share/doc/hmmer/examples/tutorial/";

@@ -136,3 +136,37 @@ TEST_CASE("an unsafe model is refused, and the wrapping arithmetic really would 
     }
     CHECK(wraps > 0);
 }
+
+TEST_CASE("at the longest safe length the emulation is still exact and wrap-free") {
+    // Entry words chosen (by bisection) so that the safe length is a few
+    // thousand residues; targets of exactly that length, full of the model's
+    // least likely residue, then sit at the edge of the argument.
+    Tally t;
+    int edges = 0;
+    for (int rep = 0; rep < 8; ++rep) {
+        const Hmm h = random_vit_hmm(uniform(20, 120), frand(1.0f, 10.0f));
+        VitWordProfile wp = build_vit_profile(build_profile(h));
+        const Vit16Plan plan = limit_safe_length(wp, 3000);
+        if (!plan.ok || plan.max_len > 20000) continue;
+        ++edges;
+        // The least likely safe residue: the lowest emission of the model.
+        int worst = 0;
+        for (int x = 0; x < 20; ++x)
+            for (int k = 1; k <= wp.M; ++k)
+                if (wp.e(x, k) < wp.e(worst, 1)) worst = x;
+        for (uint64_t L : {plan.max_len, plan.max_len / 2 + 1, uint64_t{1}}) {
+            std::vector<uint8_t> x(L, static_cast<uint8_t>(worst));
+            for (size_t i = 0; i < x.size(); i += 7) x[i] = static_cast<uint8_t>(uniform(0, 19));
+            uint64_t wraps = 0;
+            const uint32_t want = vit_reference(wp, x), got = vit16_emulate(wp, plan, x, uniform(0, 40), &wraps);
+            ++t.compared;
+            t.wraps += wraps;
+            if (got != want && ++t.bad <= 5)
+                MESSAGE("MISMATCH M=" << wp.M << " L=" << L << " (max_len " << plan.max_len << ")");
+        }
+    }
+    MESSAGE(edges << " models with a safe length of at most 20,000, " << t.compared << " targets at or below it");
+    CHECK(edges > 0);
+    CHECK(t.bad == 0);
+    CHECK(t.wraps == 0);
+}

@@ -8,6 +8,8 @@
 #include <vector>
 
 #include "core/hmm.hpp"
+#include "core/vit_profile.hpp"
+#include "core/vit_word16.hpp"
 #include "random_hmm.hpp"
 #include "test_support.hpp"
 
@@ -51,6 +53,24 @@ inline std::vector<uint8_t> sample_homolog(const Hmm& h, size_t flank) {
     const auto tail = random_vit_codes(static_cast<size_t>(uniform(0, static_cast<int>(flank))), 2);
     s.insert(s.end(), tail.begin(), tail.end());
     return s;
+}
+
+// Rewrites every B->M word of `wp` (by bisection) so that the 16-bit path's
+// longest safe target length is just above `at_least`: targets near it sit
+// at the edge of core/vit_word16's argument and either side of the routing.
+inline Vit16Plan limit_safe_length(VitWordProfile& wp, uint64_t at_least) {
+    auto with_entry = [&](int tbm) {
+        for (int k = 1; k <= wp.M; ++k)
+            wp.trans[static_cast<size_t>(k) * kVitNumTrans + kVBM] = static_cast<int16_t>(tbm);
+        return vit16_plan(wp);
+    };
+    int lo = -32768, hi = 0;  // max_len(lo) small or unsafe, max_len(hi) larger
+    while (hi - lo > 1) {
+        const int mid = (lo + hi) / 2;
+        const Vit16Plan p = with_entry(mid);
+        (p.ok && p.max_len > at_least ? hi : lo) = mid;
+    }
+    return with_entry(hi);
 }
 
 }  // namespace warpdp::test
