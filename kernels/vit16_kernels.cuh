@@ -69,7 +69,9 @@ __host__ __device__ constexpr int vit16_log2(int G) { return G == 4 ? 2 : G == 8
 
 // TB_L1: read {MD, MI, II, DD} from L1 every row instead of holding them in
 // registers; pays where it saves the SM a block (measured: S = 12).
-template <int G, int S, bool TB_L1>
+// TILED: the model is wider than one tile (p.ntiles > 1); the one-tile form
+// keeps its row in registers and carries none of the tile bookkeeping.
+template <int G, int S, bool TB_L1, bool TILED>
 __global__ void __launch_bounds__(kVit16Block) vit16_kernel(const Vit16Params p) {
     static_assert(S >= 2 && 32 % G == 0 && G >= 4, "unsupported Viterbi shape");
     constexpr unsigned kFull = 0xFFFFFFFFu;
@@ -78,9 +80,10 @@ __global__ void __launch_bounds__(kVit16Block) vit16_kernel(const Vit16Params p)
     const int lane = static_cast<int>(threadIdx.x) & 31;
     const int t = lane % G;
     const size_t warp_id = (static_cast<size_t>(blockIdx.x) * blockDim.x + threadIdx.x) / 32;
-    const bool tiled = p.ntiles > 1;
+    constexpr bool tiled = TILED;
+    const int ntiles = TILED ? p.ntiles : 1;
     const size_t tile_words = static_cast<size_t>(3) * S * G;
-    uint32_t* scr = tiled ? p.scratch + (warp_id * TPW + static_cast<size_t>(lane / G)) * p.ntiles * tile_words
+    uint32_t* scr = tiled ? p.scratch + (warp_id * TPW + static_cast<size_t>(lane / G)) * ntiles * tile_words
                           : nullptr;
     const uint32_t n_units = (p.n + TPW - 1) / TPW;
     const uint32_t F2 = pack16(p.F, p.F);
@@ -112,8 +115,8 @@ __global__ void __launch_bounds__(kVit16Block) vit16_kernel(const Vit16Params p)
         uint32_t Mv[S], Iv[S], Dv[S];
 #pragma unroll
         for (int s = 0; s < S; ++s) Mv[s] = Iv[s] = Dv[s] = F2;
-        if (tiled) {
-            for (size_t q = static_cast<size_t>(t); q < p.ntiles * tile_words; q += G) scr[q] = F2;
+        if constexpr (tiled) {
+            for (size_t q = static_cast<size_t>(t); q < ntiles * tile_words; q += G) scr[q] = F2;
             __syncwarp();
         }
         uint4 Ta[S], Tb[S];
@@ -125,9 +128,9 @@ __global__ void __launch_bounds__(kVit16Block) vit16_kernel(const Vit16Params p)
             const int x = live ? __ldg(seq + i) : 0;
             uint32_t cM = F2, cI = F2, cD = F2;  // previous tile's last pair, row i-1 (high half = node before)
             int cE = p.F;                        // D entering the tile's first node, row i
-            for (int tile = 0; tile < p.ntiles; ++tile) {
+            for (int tile = 0; tile < ntiles; ++tile) {
                 uint32_t* ts = tiled ? scr + static_cast<size_t>(tile) * tile_words : nullptr;
-                if (tiled) {
+                if constexpr (tiled) {
 #pragma unroll
                     for (int s = 0; s < S; ++s) {
                         Mv[s] = ts[(0 * S + s) * G + t];
@@ -167,7 +170,7 @@ __global__ void __launch_bounds__(kVit16Block) vit16_kernel(const Vit16Params p)
 #pragma unroll
                     for (int s = 0; s < S; ++s) Tb[s] = __ldg(trb + (2 * s) * G);
                 }
-                const uint32_t* em = em_t + static_cast<uint32_t>(x * p.ntiles + tile) * (S * G);
+                const uint32_t* em = em_t + static_cast<uint32_t>(x * ntiles + tile) * (S * G);
                 // M and I from the previous row, highest pair first so pair s-1 still holds it.
 #pragma unroll
                 for (int s = S - 1; s >= 0; --s) {
@@ -218,7 +221,7 @@ __global__ void __launch_bounds__(kVit16Block) vit16_kernel(const Vit16Params p)
                     Dv[s] = d;
                     d = __viaddmax_s16x2(d, Tb[s].w, mmd[s]);
                 }
-                if (tiled) {
+                if constexpr (tiled) {
 #pragma unroll
                     for (int s = 0; s < S; ++s) {
                         ts[(0 * S + s) * G + t] = Mv[s];
@@ -246,7 +249,7 @@ __global__ void __launch_bounds__(kVit16Block) vit16_kernel(const Vit16Params p)
         else if (rh >= 32767) result = 0xFFFFFFFFu;
         else result = static_cast<uint32_t>(rh - 500 + 32768);
         if (valid && t == 0) p.out[j] = result;
-        if (tiled) __syncwarp();
+        if constexpr (tiled) __syncwarp();
     }
 }
 

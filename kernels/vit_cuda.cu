@@ -108,7 +108,8 @@ VitPlan forced_plan(const std::string& name, int M) {
 struct Vit16Variant {
     int G;  // lanes per target
     int S;  // pairs per lane
-    void (*kernel)(Vit16Params);
+    void (*kernel)(Vit16Params);        // models of one tile
+    void (*kernel_tiled)(Vit16Params);  // wider models
 };
 
 struct Vit16Launch {
@@ -117,18 +118,38 @@ struct Vit16Launch {
 };
 
 const Vit16Variant kVit16Variants[] = {
-    {4, 6, vit16_kernel<4, 6, false>}, {4, 7, vit16_kernel<4, 7, false>}, {4, 8, vit16_kernel<4, 8, false>},
-    {4, 9, vit16_kernel<4, 9, false>}, {4, 10, vit16_kernel<4, 10, false>}, {4, 11, vit16_kernel<4, 11, false>},
-    {4, 12, vit16_kernel<4, 12, true>}, {8, 6, vit16_kernel<8, 6, false>}, {8, 7, vit16_kernel<8, 7, false>},
-    {8, 8, vit16_kernel<8, 8, false>}, {8, 9, vit16_kernel<8, 9, false>}, {8, 10, vit16_kernel<8, 10, false>},
-    {8, 11, vit16_kernel<8, 11, false>}, {8, 12, vit16_kernel<8, 12, true>}, {8, 14, vit16_kernel<8, 14, false>},
-    {8, 16, vit16_kernel<8, 16, false>}, {16, 6, vit16_kernel<16, 6, false>}, {16, 8, vit16_kernel<16, 8, false>},
-    {16, 9, vit16_kernel<16, 9, false>}, {16, 10, vit16_kernel<16, 10, false>},
-    {16, 12, vit16_kernel<16, 12, true>}, {16, 14, vit16_kernel<16, 14, false>},
-    {16, 16, vit16_kernel<16, 16, false>}, {32, 6, vit16_kernel<32, 6, false>}, {32, 8, vit16_kernel<32, 8, false>},
-    {32, 9, vit16_kernel<32, 9, false>}, {32, 10, vit16_kernel<32, 10, false>}, {32, 11, vit16_kernel<32, 11, false>},
-    {32, 12, vit16_kernel<32, 12, true>}, {32, 14, vit16_kernel<32, 14, false>},
-    {32, 16, vit16_kernel<32, 16, false>}, {32, 18, vit16_kernel<32, 18, false>},
+    {4, 6, vit16_kernel<4, 6, false, false>, vit16_kernel<4, 6, false, true>},
+    {4, 7, vit16_kernel<4, 7, false, false>, vit16_kernel<4, 7, false, true>},
+    {4, 8, vit16_kernel<4, 8, false, false>, vit16_kernel<4, 8, false, true>},
+    {4, 9, vit16_kernel<4, 9, false, false>, vit16_kernel<4, 9, false, true>},
+    {4, 10, vit16_kernel<4, 10, false, false>, vit16_kernel<4, 10, false, true>},
+    {4, 11, vit16_kernel<4, 11, false, false>, vit16_kernel<4, 11, false, true>},
+    {4, 12, vit16_kernel<4, 12, true, false>, vit16_kernel<4, 12, true, true>},
+    {8, 6, vit16_kernel<8, 6, false, false>, vit16_kernel<8, 6, false, true>},
+    {8, 7, vit16_kernel<8, 7, false, false>, vit16_kernel<8, 7, false, true>},
+    {8, 8, vit16_kernel<8, 8, false, false>, vit16_kernel<8, 8, false, true>},
+    {8, 9, vit16_kernel<8, 9, false, false>, vit16_kernel<8, 9, false, true>},
+    {8, 10, vit16_kernel<8, 10, false, false>, vit16_kernel<8, 10, false, true>},
+    {8, 11, vit16_kernel<8, 11, false, false>, vit16_kernel<8, 11, false, true>},
+    {8, 12, vit16_kernel<8, 12, true, false>, vit16_kernel<8, 12, true, true>},
+    {8, 14, vit16_kernel<8, 14, false, false>, vit16_kernel<8, 14, false, true>},
+    {8, 16, vit16_kernel<8, 16, false, false>, vit16_kernel<8, 16, false, true>},
+    {16, 6, vit16_kernel<16, 6, false, false>, vit16_kernel<16, 6, false, true>},
+    {16, 8, vit16_kernel<16, 8, false, false>, vit16_kernel<16, 8, false, true>},
+    {16, 9, vit16_kernel<16, 9, false, false>, vit16_kernel<16, 9, false, true>},
+    {16, 10, vit16_kernel<16, 10, false, false>, vit16_kernel<16, 10, false, true>},
+    {16, 12, vit16_kernel<16, 12, true, false>, vit16_kernel<16, 12, true, true>},
+    {16, 14, vit16_kernel<16, 14, false, false>, vit16_kernel<16, 14, false, true>},
+    {16, 16, vit16_kernel<16, 16, false, false>, vit16_kernel<16, 16, false, true>},
+    {32, 6, vit16_kernel<32, 6, false, false>, vit16_kernel<32, 6, false, true>},
+    {32, 8, vit16_kernel<32, 8, false, false>, vit16_kernel<32, 8, false, true>},
+    {32, 9, vit16_kernel<32, 9, false, false>, vit16_kernel<32, 9, false, true>},
+    {32, 10, vit16_kernel<32, 10, false, false>, vit16_kernel<32, 10, false, true>},
+    {32, 11, vit16_kernel<32, 11, false, false>, vit16_kernel<32, 11, false, true>},
+    {32, 12, vit16_kernel<32, 12, true, false>, vit16_kernel<32, 12, true, true>},
+    {32, 14, vit16_kernel<32, 14, false, false>, vit16_kernel<32, 14, false, true>},
+    {32, 16, vit16_kernel<32, 16, false, false>, vit16_kernel<32, 16, false, true>},
+    {32, 18, vit16_kernel<32, 18, false, false>, vit16_kernel<32, 18, false, true>},
 };
 
 std::string variant16_name(const Vit16Variant& v) {
@@ -490,8 +511,9 @@ private:
             upload_async(s.trans16, t16.trans, st);
             upload_async(s.emit16, t16.emit, st);
             upload_async(s.scan16, t16.scan, st);
+            const auto kernel = plan16.ntiles > 1 ? v.kernel_tiled : v.kernel;
             const unsigned grid =
-                grid_for(s, reinterpret_cast<const void*>(v.kernel), kVit16Block, v.G, s.n16, variant16_name(v));
+                grid_for(s, reinterpret_cast<const void*>(kernel), kVit16Block, v.G, s.n16, variant16_name(v));
             Vit16Params p;
             p.tg = tg;
             p.list = s.list.get();
@@ -509,7 +531,7 @@ private:
                                     static_cast<size_t>(v.S) * 32);
                 p.scratch = s.scratch16.get();
             }
-            WARPDP_CUDA_CHECK_LAUNCH((v.kernel<<<grid, kVit16Block, 0, st>>>(p)));
+            WARPDP_CUDA_CHECK_LAUNCH((kernel<<<grid, kVit16Block, 0, st>>>(p)));
         }
         if (n > s.n16) {
             const VitVariant& v = *plan.v;
