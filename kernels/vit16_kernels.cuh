@@ -91,6 +91,23 @@ __global__ void __launch_bounds__(kVit16Block) vit16_kernel(const Vit16Params p)
     const int high_mark = 12500 - p.K;  // R above this: xJ - 500 may beat xN
     const uint32_t high2 = pack16(high_mark, high_mark);
 
+    // One tile: the model's words are the same for every target, so they are
+    // loaded once (tiled models reload each tile's words every row).
+    uint4 Ta[S], Tb[S];
+    int2 Bq[LG + 1];
+    auto load_words = [&](int tile) {
+        const uint4* tr = p.trans + static_cast<size_t>(tile) * S * 2 * G + t;
+#pragma unroll
+        for (int s = 0; s < S; ++s) {
+            Ta[s] = __ldg(tr + (2 * s) * G);
+            if (!TB_L1) Tb[s] = __ldg(tr + (2 * s + 1) * G);
+        }
+        const int2* sc = p.scan + static_cast<size_t>(tile) * (LG + 1) * G + t;
+#pragma unroll
+        for (int q = 0; q <= LG; ++q) Bq[q] = __ldg(sc + q * G);
+    };
+    if constexpr (!tiled) load_words(0);
+
     for (;;) {
         uint32_t unit = 0;
         if (lane == 0) unit = atomicAdd(p.work, 1u);
@@ -119,8 +136,6 @@ __global__ void __launch_bounds__(kVit16Block) vit16_kernel(const Vit16Params p)
             for (size_t q = static_cast<size_t>(t); q < ntiles * tile_words; q += G) scr[q] = F2;
             __syncwarp();
         }
-        uint4 Ta[S], Tb[S];
-        int2 Bq[LG + 1];
         uint32_t R = 0x80008000u, Rfin = R;
         for (int i = 0; i < rows; ++i) {
             const bool live = i < L;
@@ -154,17 +169,7 @@ __global__ void __launch_bounds__(kVit16Block) vit16_kernel(const Vit16Params p)
                 cM = lastM;
                 cI = lastI;
                 cD = lastD;
-                if (tiled || i == 0) {
-                    const uint4* tr = p.trans + static_cast<size_t>(tile) * S * 2 * G + t;
-#pragma unroll
-                    for (int s = 0; s < S; ++s) {
-                        Ta[s] = __ldg(tr + (2 * s) * G);
-                        if (!TB_L1) Tb[s] = __ldg(tr + (2 * s + 1) * G);
-                    }
-                    const int2* sc = p.scan + static_cast<size_t>(tile) * (LG + 1) * G + t;
-#pragma unroll
-                    for (int q = 0; q <= LG; ++q) Bq[q] = __ldg(sc + q * G);
-                }
+                if constexpr (tiled) load_words(tile);
                 if (TB_L1) {
                     const uint4* trb = p.trans + (static_cast<size_t>(tile) * S * 2 + 1) * G + t;
 #pragma unroll

@@ -163,7 +163,7 @@ std::string variant16_name(const Vit16Variant& v) {
 // tile for its scratch traffic and transition reloads, so only G = 32 tiles.
 double cost16(const Vit16Variant& v, int ntiles) {
     // c(S) for S = 6..18 (odd S between its neighbours where not measured).
-    static const double c[] = {0.89, 0.92, 1.00, 1.11, 1.18, 1.27, 1.50, 1.62, 1.75, 1.82, 1.90, 2.00, 2.11};
+    static const double c[] = {0.71, 0.76, 0.88, 0.99, 1.05, 1.13, 1.35, 1.45, 1.52, 1.60, 1.70, 1.77, 1.84};
     const double cs = c[std::clamp(v.S, 6, 18) - 6];
     return v.G * cs * (ntiles > 1 ? 2.4 * ntiles : 1.0);
 }
