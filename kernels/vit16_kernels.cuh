@@ -80,10 +80,9 @@ __global__ void __launch_bounds__(kVit16Block) vit16_kernel(const Vit16Params p)
     const int lane = static_cast<int>(threadIdx.x) & 31;
     const int t = lane % G;
     const size_t warp_id = (static_cast<size_t>(blockIdx.x) * blockDim.x + threadIdx.x) / 32;
-    constexpr bool tiled = TILED;
     const int ntiles = TILED ? p.ntiles : 1;
     const size_t tile_words = static_cast<size_t>(3) * S * G;
-    uint32_t* scr = tiled ? p.scratch + (warp_id * TPW + static_cast<size_t>(lane / G)) * ntiles * tile_words
+    uint32_t* scr = TILED ? p.scratch + (warp_id * TPW + static_cast<size_t>(lane / G)) * ntiles * tile_words
                           : nullptr;
     const uint32_t n_units = (p.n + TPW - 1) / TPW;
     const uint32_t F2 = pack16(p.F, p.F);
@@ -106,7 +105,7 @@ __global__ void __launch_bounds__(kVit16Block) vit16_kernel(const Vit16Params p)
 #pragma unroll
         for (int q = 0; q <= LG; ++q) Bq[q] = __ldg(sc + q * G);
     };
-    if constexpr (!tiled) load_words(0);
+    if constexpr (!TILED) load_words(0);
 
     for (;;) {
         uint32_t unit = 0;
@@ -132,7 +131,7 @@ __global__ void __launch_bounds__(kVit16Block) vit16_kernel(const Vit16Params p)
         uint32_t Mv[S], Iv[S], Dv[S];
 #pragma unroll
         for (int s = 0; s < S; ++s) Mv[s] = Iv[s] = Dv[s] = F2;
-        if constexpr (tiled) {
+        if constexpr (TILED) {
             for (size_t q = static_cast<size_t>(t); q < ntiles * tile_words; q += G) scr[q] = F2;
             __syncwarp();
         }
@@ -144,8 +143,8 @@ __global__ void __launch_bounds__(kVit16Block) vit16_kernel(const Vit16Params p)
             uint32_t cM = F2, cI = F2, cD = F2;  // previous tile's last pair, row i-1 (high half = node before)
             int cE = p.F;                        // D entering the tile's first node, row i
             for (int tile = 0; tile < ntiles; ++tile) {
-                uint32_t* ts = tiled ? scr + static_cast<size_t>(tile) * tile_words : nullptr;
-                if constexpr (tiled) {
+                uint32_t* ts = TILED ? scr + static_cast<size_t>(tile) * tile_words : nullptr;
+                if constexpr (TILED) {
 #pragma unroll
                     for (int s = 0; s < S; ++s) {
                         Mv[s] = ts[(0 * S + s) * G + t];
@@ -169,7 +168,7 @@ __global__ void __launch_bounds__(kVit16Block) vit16_kernel(const Vit16Params p)
                 cM = lastM;
                 cI = lastI;
                 cD = lastD;
-                if constexpr (tiled) load_words(tile);
+                if constexpr (TILED) load_words(tile);
                 if (TB_L1) {
                     const uint4* trb = p.trans + (static_cast<size_t>(tile) * S * 2 + 1) * G + t;
 #pragma unroll
@@ -226,7 +225,7 @@ __global__ void __launch_bounds__(kVit16Block) vit16_kernel(const Vit16Params p)
                     Dv[s] = d;
                     d = __viaddmax_s16x2(d, Tb[s].w, mmd[s]);
                 }
-                if constexpr (tiled) {
+                if constexpr (TILED) {
 #pragma unroll
                     for (int s = 0; s < S; ++s) {
                         ts[(0 * S + s) * G + t] = Mv[s];
@@ -254,7 +253,7 @@ __global__ void __launch_bounds__(kVit16Block) vit16_kernel(const Vit16Params p)
         else if (rh >= 32767) result = 0xFFFFFFFFu;
         else result = static_cast<uint32_t>(rh - 500 + 32768);
         if (valid && t == 0) p.out[j] = result;
-        if constexpr (tiled) __syncwarp();
+        if constexpr (TILED) __syncwarp();
     }
 }
 
