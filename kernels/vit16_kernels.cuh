@@ -84,7 +84,6 @@ __global__ void __launch_bounds__(kVit16Block) vit16_kernel(const Vit16Params p)
     const size_t tile_words = static_cast<size_t>(3) * S * G;
     uint32_t* scr = TILED ? p.scratch + (warp_id * TPW + static_cast<size_t>(lane / G)) * ntiles * tile_words
                           : nullptr;
-    const uint32_t n_units = (p.n + TPW - 1) / TPW;
     const uint32_t F2 = pack16(p.F, p.F);
     const uint32_t* em_t = p.emit + t;
     const int high_mark = 12500 - p.K;  // R above this: xJ - 500 may beat xN
@@ -107,24 +106,11 @@ __global__ void __launch_bounds__(kVit16Block) vit16_kernel(const Vit16Params p)
     };
     if constexpr (!TILED) load_words(0);
 
-    for (;;) {
-        uint32_t unit = 0;
-        if (lane == 0) unit = atomicAdd(p.work, 1u);
-        unit = __shfl_sync(kFull, unit, 0);
-        if (unit >= n_units) break;
-        const uint32_t j = unit * TPW + static_cast<uint32_t>(lane / G);
-        const bool valid = j < p.n;
-        const uint8_t* seq = nullptr;
-        int L = 0, ncj = 0;
-        if (valid) {
-            const uint32_t tg = p.list[j];
-            seq = p.tg.res + p.tg.off[tg];
-            L = static_cast<int>(p.tg.len[tg]);
-            ncj = p.tg.ncj[tg];
-        }
-        int rows = L;
-#pragma unroll
-        for (int o = 16; o >= 1; o >>= 1) rows = max(rows, __shfl_xor_sync(kFull, rows, o));
+    for (VitUnit u; vit_next_unit<G>(p.work, p.list, p.n, p.tg, lane, u);) {
+        const uint32_t j = u.j;
+        const bool valid = u.valid;
+        const uint8_t* seq = u.seq;
+        const int L = u.L, ncj = u.ncj, rows = u.rows;
         const int xb_low = kVitBase + ncj - p.K;  // xB while no match cell passed high_mark
         uint32_t xB2 = pack16(xb_low, xb_low);
 

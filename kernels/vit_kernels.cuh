@@ -74,6 +74,41 @@ __device__ __forceinline__ void compose_after(int& a2, int& b2, int a1, int b1) 
     b2 = max(b1 + b2, kVitBFloor);
 }
 
+// The next work unit of a warp whose groups of G lanes each take one target
+// of `list` (dynamic: units come from an atomic counter): the target of this
+// lane's group, or valid = false past the end; `rows` is the warp's longest
+// target, the rows the whole warp steps. false once the list is done.
+struct VitUnit {
+    uint32_t j = 0;           // position in the list (out[j] answers it)
+    bool valid = false;
+    const uint8_t* seq = nullptr;
+    int L = 0, ncj = 0, rows = 0;
+};
+
+template <int G>
+__device__ __forceinline__ bool vit_next_unit(uint32_t* work, const uint32_t* list, uint32_t n,
+                                              const VitTargets& tg, int lane, VitUnit& u) {
+    constexpr unsigned kFull = 0xFFFFFFFFu;
+    constexpr int TPW = 32 / G;
+    uint32_t unit = 0;
+    if (lane == 0) unit = atomicAdd(work, 1u);
+    unit = __shfl_sync(kFull, unit, 0);
+    if (unit >= (n + TPW - 1) / TPW) return false;
+    u = VitUnit{};
+    u.j = unit * TPW + static_cast<uint32_t>(lane / G);
+    u.valid = u.j < n;
+    if (u.valid) {
+        const uint32_t t = list[u.j];
+        u.seq = tg.res + tg.off[t];
+        u.L = static_cast<int>(tg.len[t]);
+        u.ncj = tg.ncj[t];
+    }
+    u.rows = u.L;
+#pragma unroll
+    for (int o = 16; o >= 1; o >>= 1) u.rows = max(u.rows, __shfl_xor_sync(kFull, u.rows, o));
+    return true;
+}
+
 template <int G, int S>
 __global__ void __launch_bounds__(kVitBlock) vit_kernel(const VitParams p) {
     static_assert(S % 2 == 0 && S >= 2 && 32 % G == 0 && G >= 4, "unsupported Viterbi shape");
@@ -86,28 +121,14 @@ __global__ void __launch_bounds__(kVitBlock) vit_kernel(const VitParams p) {
     const size_t tile_words = static_cast<size_t>(3) * S * G;
     int16_t* scr = tiled ? p.scratch + (warp_id * TPW + static_cast<size_t>(lane / G)) * p.ntiles * tile_words
                          : nullptr;
-    const uint32_t n_units = (p.n + TPW - 1) / TPW;
 
-    for (;;) {
-        uint32_t unit = 0;
-        if (lane == 0) unit = atomicAdd(p.work, 1u);
-        unit = __shfl_sync(kFull, unit, 0);
-        if (unit >= n_units) break;
-        const uint32_t j = unit * TPW + static_cast<uint32_t>(lane / G);
-        const bool valid = j < p.n;
-        const uint8_t* seq = nullptr;
-        int L = 0, ncj = 0;
-        if (valid) {
-            const uint32_t tg = p.list[j];
-            seq = p.tg.res + p.tg.off[tg];
-            L = static_cast<int>(p.tg.len[tg]);
-            ncj = p.tg.ncj[tg];
-        }
-        // The warp steps the rows of its longest target; a group past its own
-        // end (or overflowed) keeps computing on code 0 but its xC/xJ/xB freeze.
-        int rows = L;
-#pragma unroll
-        for (int o = 16; o >= 1; o >>= 1) rows = max(rows, __shfl_xor_sync(kFull, rows, o));
+    // The warp steps the rows of its longest target; a group past its own
+    // end (or overflowed) keeps computing on code 0 but its xC/xJ/xB freeze.
+    for (VitUnit u; vit_next_unit<G>(p.work, p.list, p.n, p.tg, lane, u);) {
+        const uint32_t j = u.j;
+        const bool valid = u.valid;
+        const uint8_t* seq = u.seq;
+        const int L = u.L, ncj = u.ncj, rows = u.rows;
         const int xN = 12000;
         int xB = xN + ncj, xC = kVitNegInf, xJ = kVitNegInf;
 
