@@ -108,13 +108,15 @@ int run(int argc, char** argv) {
     if (a.chunk_residues) ropt.batch_residues = a.chunk_residues;
     else ropt.batch_residues = uint64_t{1} << 27;  // the reader parses the next chunk meanwhile
     ropt.batch_records = static_cast<size_t>(ropt.batch_residues / 16 + 1024);
-    // The reader starts at once: starting the CUDA driver (resolve_device)
-    // then overlaps the first chunk.
+    // Starting the CUDA driver, listing the GPUs (resolve_device) and creating
+    // the contexts take a good part of a second: done off this thread while
+    // the reader parses the first chunk. `dev` is read only after the get().
     SeqReader reader(a.db, Alphabet::amino(), ropt);
-    const DeviceChoice dev = resolve_device(common.device);
-    // Creating a CUDA engine starts the driver and contexts (a good part of
-    // a second): do it while the first chunk is being read.
-    auto engine_ready = std::async(std::launch::async, make_engine, dev, common.threads);
+    DeviceChoice dev;
+    auto engine_ready = std::async(std::launch::async, [&dev, &common] {
+        dev = resolve_device(common.device);
+        return make_engine(dev, common.threads);
+    });
     std::unique_ptr<MsvEngine> engine;
 
     MsvSearchOptions opt;

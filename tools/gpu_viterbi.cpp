@@ -150,19 +150,19 @@ int run(int argc, char** argv) {
         }
     }
 
-    // The reader starts at once: starting the CUDA driver (resolve_device)
-    // then overlaps the first chunk.
+    // Starting the CUDA driver, listing the GPUs (resolve_device) and creating
+    // the contexts take a good part of a second: done off this thread while
+    // the reader parses the first chunk. `dev` is read only after the get().
     SeqReaderOptions ropt;
     ropt.batch_residues = uint64_t{1} << 27;
     SeqReader reader(db_path, Alphabet::amino(), ropt);
-    const DeviceChoice dev = resolve_device(common.device);
-    // Creating CUDA engines starts the driver and contexts (a good part of a
-    // second): done while the first chunk is being read.
+    DeviceChoice dev;
     struct Engines {
         std::unique_ptr<VitEngine> vit;
         std::unique_ptr<MsvEngine> msv_full;  // with --msv: the whole chunk's MSV filter
     };
     auto engines_ready = std::async(std::launch::async, [&dev, &common, inline_msv] {
+        dev = resolve_device(common.device);
         Engines e;
         e.vit = dev.cuda ? make_vit_cuda_engine(dev.gpus) : make_vit_cpu_engine(common.threads);
         if (inline_msv) e.msv_full = dev.cuda ? make_msv_cuda_engine(dev.gpus) : make_msv_cpu_engine(common.threads);
