@@ -49,7 +49,7 @@ struct Vit16Params {
     uint32_t n = 0;
     uint32_t* out = nullptr;         // out[j] = raw result of list[j]
     const uint4* trans = nullptr;    // [((tile*S + s)*2 + h)*G + t]: h=0 {BM, MM, IM, DM}, h=1 {MD, MI, II, DD}
-    const uint32_t* emit = nullptr;  // [((x*ntiles + tile)*S + s)*G + t]
+    const uint4* emit = nullptr;     // [((x*ntiles + tile)*S4 + s/4)*G + t], component s%4 (S4 = ceil(S/4))
     const int2* scan = nullptr;      // [(tile*(log2 G + 1) + q)*G + t]: D->D sums (low, high), see vit_cuda.cu
     int ntiles = 1;
     uint32_t* scratch = nullptr;     // per group: [tile][state 3][s][t], only when ntiles > 1
@@ -85,7 +85,8 @@ __global__ void __launch_bounds__(kVit16Block) vit16_kernel(const Vit16Params p)
     uint32_t* scr = TILED ? p.scratch + (warp_id * TPW + static_cast<size_t>(lane / G)) * ntiles * tile_words
                           : nullptr;
     const uint32_t F2 = pack16(p.F, p.F);
-    const uint32_t* em_t = p.emit + t;
+    constexpr int S4 = (S + 3) / 4;  // emission words come four pairs a load
+    const uint4* em_t = p.emit + t;
     const int high_mark = 12500 - p.K;  // R above this: xJ - 500 may beat xN
     const uint32_t high2 = pack16(high_mark, high_mark);
 
@@ -160,11 +161,22 @@ __global__ void __launch_bounds__(kVit16Block) vit16_kernel(const Vit16Params p)
 #pragma unroll
                     for (int s = 0; s < S; ++s) Tb[s] = __ldg(trb + (2 * s) * G);
                 }
-                const uint32_t* em = em_t + static_cast<uint32_t>(x * ntiles + tile) * (S * G);
+                // A warp's loads touch one line per group: four pairs a load keeps the
+                // L1 wavefronts of narrow groups (G = 4, 8) below the arithmetic.
+                const uint4* em = em_t + static_cast<uint32_t>(x * ntiles + tile) * (S4 * G);
+                uint32_t ew[S4 * 4];
+#pragma unroll
+                for (int k = 0; k < S4; ++k) {
+                    const uint4 q = __ldg(em + k * G);
+                    ew[4 * k] = q.x;
+                    ew[4 * k + 1] = q.y;
+                    ew[4 * k + 2] = q.z;
+                    ew[4 * k + 3] = q.w;
+                }
                 // M and I from the previous row, highest pair first so pair s-1 still holds it.
 #pragma unroll
                 for (int s = S - 1; s >= 0; --s) {
-                    const uint32_t e = __ldg(em + s * G);
+                    const uint32_t e = ew[s];
                     const uint32_t pM = s ? Mv[s - 1] : dM;
                     const uint32_t pI = s ? Iv[s - 1] : dI;
                     const uint32_t pD = s ? Dv[s - 1] : dD;

@@ -232,7 +232,7 @@ void build_tables(const VitWordProfile& p, const VitPlan& plan, std::vector<int4
 // pair (t, s) of tile j holding nodes j*2GS + tS + s + 1 (low) and GS more (high).
 struct Tables16 {
     std::vector<uint4> trans;
-    std::vector<uint32_t> emit;
+    std::vector<uint4> emit;
     std::vector<int2> scan;
 };
 
@@ -244,7 +244,8 @@ Tables16 build_tables16(const VitWordProfile& p, const Vit16Plan& p16, const Vit
     };
     Tables16 tb;
     tb.trans.resize(static_cast<size_t>(nt) * S * 2 * G);
-    tb.emit.resize(static_cast<size_t>(p.Kp) * nt * S * G);
+    const int S4 = (S + 3) / 4;
+    tb.emit.assign(static_cast<size_t>(p.Kp) * nt * S4 * G, uint4{0, 0, 0, 0});
     tb.scan.resize(static_cast<size_t>(nt) * (LG + 1) * G);
     for (int tile = 0; tile < nt; ++tile) {
         for (int s = 0; s < S; ++s)
@@ -254,9 +255,11 @@ Tables16 build_tables16(const VitWordProfile& p, const Vit16Plan& p16, const Vit
                                      word(tile, lane, s, kVDM)};
                 tb.trans[at + static_cast<size_t>(G)] = uint4{word(tile, lane, s, kVMD), word(tile, lane, s, kVMI),
                                                               word(tile, lane, s, kVII), word(tile, lane, s, kVDD)};
-                for (int x = 0; x < p.Kp; ++x)
-                    tb.emit[((static_cast<size_t>(x) * nt + tile) * S + s) * G + static_cast<size_t>(lane)] =
+                for (int x = 0; x < p.Kp; ++x) {
+                    uint4& q = tb.emit[((static_cast<size_t>(x) * nt + tile) * S4 + s / 4) * G + static_cast<size_t>(lane)];
+                    (s % 4 == 0 ? q.x : s % 4 == 1 ? q.y : s % 4 == 2 ? q.z : q.w) =
                         pack(vit16_emit(p, x, node(tile, lane, s, 0)), vit16_emit(p, x, node(tile, lane, s, 1)));
+                }
             }
         // D->D sums in int32: lane_sum[h][t] over the lane's S nodes, then the scan's windows.
         std::vector<long> lane_sum[2];
@@ -305,7 +308,7 @@ struct Slot {
     DeviceBuffer<uint32_t> emit;
     DeviceBuffer<int16_t> scratch;
     DeviceBuffer<uint4> trans16;
-    DeviceBuffer<uint32_t> emit16;
+    DeviceBuffer<uint4> emit16;
     DeviceBuffer<int2> scan16;
     DeviceBuffer<uint32_t> scratch16;
     PinnedBuffer<uint32_t> host_out;
