@@ -381,6 +381,10 @@ public:
         // A forced int32 instance takes everything; otherwise safe pairs go to 16 bits.
         const bool force32 = !forced_.empty() && !find_variant16(forced_);
         const Vit16Plan p16 = force32 ? Vit16Plan{} : vit16_plan(prof);
+        // core/vit_word16's conditions: a safe length and no code with a -inf emission.
+        auto safe16 = [&p16](uint64_t L, uint32_t codes) {
+            return p16.ok && L <= p16.max_len && (codes & (p16.bad_codes | 0x80000000u)) == 0;
+        };
         std::vector<uint32_t> pos32;
         for (size_t j = 0; j < which.size(); ++j) {
             if (which[j] >= slot_of_.size())
@@ -388,7 +392,7 @@ public:
             const uint64_t L = lengths_[which[j]];
             if (codes_[which[j]] >> prof.Kp)  // the kernels index emissions by code
                 throw InternalError("score(): target " + std::to_string(which[j]) + " holds a code outside the model's alphabet");
-            if (p16.ok && L <= p16.max_len && (codes_[which[j]] & (p16.bad_codes | 0x80000000u)) == 0) {
+            if (safe16(L, codes_[which[j]])) {
                 Slot& s = *slots_[slot_of_[which[j]]];
                 s.todo_local.push_back(local_of_[which[j]]);
                 s.todo_pos.push_back(static_cast<uint32_t>(j));
@@ -512,7 +516,12 @@ private:
                                           cudaMemcpyHostToDevice, st));
         WARPDP_CUDA_CHECK(cudaMemsetAsync(s.work.get(), 0, 2 * sizeof(uint32_t), st));
         const VitTargets tg{s.res.get(), s.off.get(), s.len.get(), s.ncj.get()};
-        constexpr size_t kWarps = kVitBlock / 32;
+        // Both kernels give every group of every warp of the grid its own copy
+        // of a row (3 states x S words x a warp's 32 lanes per tile).
+        auto scratch_words = [](unsigned grid, int block, int ntiles, int S) {
+            return static_cast<size_t>(grid) * static_cast<size_t>(block / 32) * static_cast<size_t>(ntiles) * 3 *
+                   static_cast<size_t>(S) * 32;
+        };
         WARPDP_CUDA_CHECK(cudaEventRecord(s.ev_start->get(), st));
         if (s.n16 > 0) {
             const Vit16Variant& v = *plan16.v;
@@ -535,8 +544,7 @@ private:
             p.K = p16.K;
             p.F = p16.F;
             if (plan16.ntiles > 1) {
-                s.scratch16.reserve(static_cast<size_t>(grid) * (kVit16Block / 32) * static_cast<size_t>(plan16.ntiles) * 3 *
-                                    static_cast<size_t>(v.S) * 32);
+                s.scratch16.reserve(scratch_words(grid, kVit16Block, plan16.ntiles, v.S));
                 p.scratch = s.scratch16.get();
             }
             WARPDP_CUDA_CHECK_LAUNCH((kernel<<<grid, kVit16Block, 0, st>>>(p)));
@@ -557,8 +565,7 @@ private:
             p.ntiles = plan.ntiles;
             p.work = s.work.get() + 1;
             if (plan.ntiles > 1) {
-                s.scratch.reserve(static_cast<size_t>(grid) * kWarps * static_cast<size_t>(plan.ntiles) * 3 *
-                                  static_cast<size_t>(v.S) * 32);
+                s.scratch.reserve(scratch_words(grid, kVitBlock, plan.ntiles, v.S));
                 p.scratch = s.scratch.get();
             }
             WARPDP_CUDA_CHECK_LAUNCH((v.kernel<<<grid, kVitBlock, 0, st>>>(p)));
