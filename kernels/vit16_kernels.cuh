@@ -19,11 +19,16 @@
 // running maximum: about 10.5 integer instructions per two cells.
 //
 // D->D closure. Each lane folds its nodes into "D leaving my last node,
-// counting chains that start here" (a), scans those across the group in
-// int32 with the per-lane sums of D->D words precomputed by the host (so no
-// int16 sum of many D->D words is ever formed), adds the entering D of the
-// tile (low half) and of the high half (the low half's leaving value), and a
-// second pass writes D.
+// counting chains that start here" (a), takes the previous lane's a as its
+// entering D (one hop), and a second pass writes D. That is exact unless a
+// chain runs through a whole lane into the next, which D->D costs make rare
+// (Kleene's argument: the entering values are the least fixed point of
+// "enter what the previous lane leaves", the path lane 0 .. G-1 low, then
+// high, has no cycle, and one hop is below that fixed point; if one more hop
+// changes no lane it is the fixed point). Otherwise the warp falls back to
+// the exact form: a scan of a across the group in int32 with the per-lane
+// sums of D->D words precomputed by the host (so no int16 sum of many D->D
+// words is ever formed), the tile's entering D, and the second pass again.
 //
 // xE, xC, xB. Every match cell goes into a running maximum R (padding nodes
 // cannot raise it, vit_word16.hpp). xC = max(R) - 500 at the end, overflow is
@@ -93,7 +98,6 @@ __global__ void __launch_bounds__(kVit16Block) vit16_kernel(const Vit16Params p)
     // One tile: the model's words are the same for every target, so they are
     // loaded once (tiled models reload each tile's words every row).
     uint4 Ta[S], Tb[S];
-    int2 Bq[LG + 1];
     auto load_words = [&](int tile) {
         const uint4* tr = p.trans + static_cast<size_t>(tile) * S * 2 * G + t;
 #pragma unroll
@@ -101,9 +105,6 @@ __global__ void __launch_bounds__(kVit16Block) vit16_kernel(const Vit16Params p)
             Ta[s] = __ldg(tr + (2 * s) * G);
             if (!TB_L1) Tb[s] = __ldg(tr + (2 * s + 1) * G);
         }
-        const int2* sc = p.scan + static_cast<size_t>(tile) * (LG + 1) * G + t;
-#pragma unroll
-        for (int q = 0; q <= LG; ++q) Bq[q] = __ldg(sc + q * G);
     };
     if constexpr (!TILED) load_words(0);
 
@@ -191,7 +192,8 @@ __global__ void __launch_bounds__(kVit16Block) vit16_kernel(const Vit16Params p)
                 for (int s = 0; s + 1 < S; s += 2) R = __vimax3_s16x2(R, Mv[s], Mv[s + 1]);
                 if (S & 1) R = __vimax3_s16x2(R, Mv[S - 1], Mv[S - 1]);
 
-                // D: fold, scan across the group (int32), enter, second pass.
+                // D: fold, enter from one lane back, second pass, check; the exact scan
+                // only when some chain crosses a whole lane (see the header).
                 uint32_t mmd[S];
                 uint32_t a = F2;
 #pragma unroll
@@ -199,30 +201,47 @@ __global__ void __launch_bounds__(kVit16Block) vit16_kernel(const Vit16Params p)
                     mmd[s] = __vadd2(Mv[s], Tb[s].x);
                     a = __viaddmax_s16x2(a, Tb[s].w, mmd[s]);
                 }
-                int alo = lo16s(a), ahi = hi16s(a);
+                // D entering each lane's first pair, given what leaves each lane: the
+                // previous lane's; lane 0 takes the tile's entering D (low) and the low
+                // half's leaving D (high).
+                auto enter = [&](uint32_t leaving) {
+                    const uint32_t r = __shfl_sync(kFull, leaving, (t + G - 1) % G, G);
+                    return t == 0 ? pack16(cE, lo16s(r)) : r;
+                };
+                auto second_pass = [&](uint32_t d) {
 #pragma unroll
-                for (int q = 0; q < LG; ++q) {
-                    const int ulo = __shfl_up_sync(kFull, alo, 1 << q, G);
-                    const int uhi = __shfl_up_sync(kFull, ahi, 1 << q, G);
-                    alo = __viaddmax_s32(ulo, Bq[q].x, alo);
-                    ahi = __viaddmax_s32(uhi, Bq[q].y, ahi);
-                }
-                const int leave_lo = __viaddmax_s32(cE, Bq[LG].x, alo);
-                const int enter_hi = __shfl_sync(kFull, leave_lo, G - 1, G);
-                const int leave_hi = __viaddmax_s32(enter_hi, Bq[LG].y, ahi);
-                int din_lo = __shfl_up_sync(kFull, leave_lo, 1, G);
-                int din_hi = __shfl_up_sync(kFull, leave_hi, 1, G);
-                if (t == 0) {
-                    din_lo = cE;
-                    din_hi = enter_hi;
-                }
-                cE = __shfl_sync(kFull, leave_hi, G - 1, G);
-                uint32_t d = pack16(din_lo, din_hi);  // both >= F: every fold starts at F
+                    for (int s = 0; s < S; ++s) {
+                        Dv[s] = d;
+                        d = __viaddmax_s16x2(d, Tb[s].w, mmd[s]);
+                    }
+                    return d;
+                };
+                const uint32_t e1 = enter(a);
+                uint32_t leave = second_pass(e1);
+                if (__any_sync(kFull, enter(leave) != e1)) {
+                    int alo = lo16s(a), ahi = hi16s(a);
+                    const int2* bq = p.scan + static_cast<size_t>(tile) * (LG + 1) * G + t;
 #pragma unroll
-                for (int s = 0; s < S; ++s) {
-                    Dv[s] = d;
-                    d = __viaddmax_s16x2(d, Tb[s].w, mmd[s]);
+                    for (int q = 0; q < LG; ++q) {
+                        const int2 b = __ldg(bq + q * G);
+                        const int ulo = __shfl_up_sync(kFull, alo, 1 << q, G);
+                        const int uhi = __shfl_up_sync(kFull, ahi, 1 << q, G);
+                        alo = __viaddmax_s32(ulo, b.x, alo);
+                        ahi = __viaddmax_s32(uhi, b.y, ahi);
+                    }
+                    const int2 b = __ldg(bq + LG * G);
+                    const int leave_lo = __viaddmax_s32(cE, b.x, alo);
+                    const int enter_hi = __shfl_sync(kFull, leave_lo, G - 1, G);
+                    const int leave_hi = __viaddmax_s32(enter_hi, b.y, ahi);
+                    int din_lo = __shfl_up_sync(kFull, leave_lo, 1, G);
+                    int din_hi = __shfl_up_sync(kFull, leave_hi, 1, G);
+                    if (t == 0) {
+                        din_lo = cE;
+                        din_hi = enter_hi;
+                    }
+                    leave = second_pass(pack16(din_lo, din_hi));  // both >= F: every fold starts at F
                 }
+                if constexpr (TILED) cE = hi16s(__shfl_sync(kFull, leave, G - 1, G));
                 if constexpr (TILED) {
 #pragma unroll
                     for (int s = 0; s < S; ++s) {

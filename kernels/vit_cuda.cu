@@ -163,12 +163,12 @@ std::string variant16_name(const Vit16Variant& v) {
 
 // Kernel time per target row, in units measured on an H200 (bench_vit_gpu
 // "variants", docs/vit-cuda.md): G x c(S) for one tile, where c(S) steps up
-// where registers cost an SM a block (past S = 11; S = 12 reads half its
-// transitions from L1 to soften that); a tiled model pays ~2.4 c(S) + 0.8
+// where registers cost an SM a block (past S = 12; S = 12 reads half its
+// transitions from L1 to stay below it); a tiled model pays ~2.4 c(S) + 0.8
 // per tile for its scratch traffic and word reloads, and only G = 32 tiles.
 double cost16(const Vit16Variant& v, int ntiles) {
     // c(S) for S = 6..18, measured for every stripe that has an instance.
-    static const double c[] = {0.71, 0.76, 0.88, 0.99, 1.05, 1.13, 1.35, 1.45, 1.45, 1.55, 1.70, 1.70, 1.84};
+    static const double c[] = {0.71, 0.77, 0.82, 0.96, 1.00, 1.06, 1.14, 1.48, 1.48, 1.58, 1.62, 1.69, 1.66};
     const double cs = c[std::clamp(v.S, 6, 18) - 6];
     return v.G * (ntiles > 1 ? (2.4 * cs + 0.8) * ntiles : cs);
 }

@@ -5,7 +5,8 @@
 // and one of 120,000, shuffled subsets, 1 slot vs several; each outcome class
 // (finite, overflow, no path) must occur; every kernel instance is also forced
 // by name, in one tile and tiled, int32 and packed 16-bit (which takes the
-// pairs core/vit_word16 proves safe). Skips (77) without a GPU.
+// pairs core/vit_word16 proves safe), on ordinary models and on models whose
+// best paths run through long D->D chains. Skips (77) without a GPU.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -54,6 +55,24 @@ void compare(VitEngine& eng, const VitWordProfile& wp, const SeqBatch& b, bool a
             MESSAGE("MISMATCH " << what << " M=" << wp.M << " target " << which[j] << " L="
                                 << b.length(which[j]) << ": got " << got[j] << " want " << want[j]);
     }
+}
+
+// Near-certain deletes: best paths cross lanes and tiles through D states, so
+// the 16-bit kernel's one-hop D entry is wrong and its exact scan must run.
+Hmm dd_chain_hmm(int M) {
+    Hmm d = random_vit_hmm(M, 30.0f);
+    for (int k = 1; k < d.M; ++k) {
+        auto& t = d.t[static_cast<size_t>(k)];
+        t[kTMM] = 0.01f; t[kTMI] = 0.01f; t[kTMD] = 0.98f; t[kTDM] = 0.02f; t[kTDD] = 0.98f;
+    }
+    return d;
+}
+
+SeqBatch dd_chain_batch(const Hmm& d) {
+    SeqBatch b;
+    for (int i = 0; i < 60; ++i) add_vit_record(b, sample_homolog(d, 10));
+    for (int i = 0; i < 20; ++i) add_vit_record(b, random_vit_codes(static_cast<size_t>(uniform(1, 300))));
+    return b;
 }
 
 }  // namespace
@@ -111,6 +130,11 @@ TEST_CASE("CUDA Viterbi: every kernel instance by name, one tile and tiled") {
             CHECK((packed ? st.tiles16 : st.tiles) == (M + width - 1) / width);
             if (packed) CHECK(st.targets16 > 0);
             else CHECK(st.targets16 == 0);
+            const Hmm d = dd_chain_hmm(M);
+            const SeqBatch db = dd_chain_batch(d);
+            eng->load_targets(db);
+            compare(*eng, build_vit_profile(build_profile(d)), db, true, oc, name.c_str());
+            if (packed) CHECK(eng->last_stats().targets16 > 0);
         }
     }
     eng->force_variant("");
@@ -124,17 +148,10 @@ TEST_CASE("CUDA Viterbi: every kernel instance by name, one tile and tiled") {
 TEST_CASE("CUDA Viterbi: 120,000-residue target, D->D chains, several slots") {
     require_gpu();
     Outcomes oc;
-    // Near-certain deletes: best paths cross lanes and tiles through D states.
     for (int M : {200, 1142}) {
-        Hmm d = random_vit_hmm(M, 30.0f);
-        for (int k = 1; k < d.M; ++k) {
-            auto& t = d.t[static_cast<size_t>(k)];
-            t[kTMM] = 0.01f; t[kTMI] = 0.01f; t[kTMD] = 0.98f; t[kTDM] = 0.02f; t[kTDD] = 0.98f;
-        }
+        const Hmm d = dd_chain_hmm(M);
         const VitWordProfile dp = build_vit_profile(build_profile(d));
-        SeqBatch b;
-        for (int i = 0; i < 60; ++i) add_vit_record(b, sample_homolog(d, 10));
-        for (int i = 0; i < 20; ++i) add_vit_record(b, random_vit_codes(static_cast<size_t>(uniform(1, 300))));
+        const SeqBatch b = dd_chain_batch(d);
         auto eng = make_vit_cuda_engine_ex({0});
         eng->load_targets(b);
         compare(*eng, dp, b, true, oc, "ddchain");
