@@ -1,7 +1,7 @@
 // Throughput of the sequence input layer: read + digitise of a protein FASTA
 // (generated: 60-column lines, lognormal lengths with mean ~350, like
-// UniProt) by a single consumer thread, with prefetch off and on, plain and
-// gzip-compressed. Usage:
+// UniProt) by a single consumer thread, with prefetch off and on, and parsed
+// by every core, plain and gzip-compressed. Usage:
 //   bench_reader [FASTA] [--mb N (generated size, default 1024)] [--gz-mb N (default 128, 0 = skip)]
 //   bench_reader --generate PATH [--mb N]      (only writes the FASTA)
 // The file is read once before timing so that the page cache, not the disk,
@@ -11,6 +11,7 @@
 
 #include <time.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdint>
@@ -21,6 +22,7 @@
 #include <random>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "core/alphabet.hpp"
@@ -93,9 +95,15 @@ struct Result {
     uint64_t records, residues, bytes;
 };
 
-Result run(const std::string& path, bool prefetch) {
+struct Mode {
+    bool prefetch;
+    unsigned threads;  // parsing threads
+};
+
+Result run(const std::string& path, Mode mode) {
     warpdp::SeqReaderOptions opt;
-    opt.prefetch = prefetch;
+    opt.prefetch = mode.prefetch;
+    opt.parse_threads = mode.threads;
     const auto t0 = std::chrono::steady_clock::now();
     const double c0 = cpu_seconds();
     warpdp::SeqReader reader(path, warpdp::Alphabet::amino(), opt);
@@ -106,9 +114,10 @@ Result run(const std::string& path, bool prefetch) {
     return {dt.count(), cpu_seconds() - c0, reader.records_read(), residues, reader.bytes_read()};
 }
 
-void report(const char* input, const char* mode, uint64_t file_bytes, const Result& r) {
+void report(const char* input, Mode mode, uint64_t file_bytes, const Result& r) {
     const double text = static_cast<double>(r.bytes);
-    std::printf("%-6s %-8s %8.3f %8.3f %10.2f %10.2f %13.2f %11.2f %12.1f\n", input, mode, r.seconds, r.cpu,
+    std::printf("%-6s %-8s %7u %8.3f %8.3f %10.2f %10.2f %13.2f %11.2f %12.1f\n", input, mode.prefetch ? "on" : "off",
+                mode.threads, r.seconds, r.cpu,
                 static_cast<double>(file_bytes) / r.seconds / 1e9, text / r.seconds / 1e9, text / r.cpu / 1e9,
                 static_cast<double>(r.records) / r.seconds / 1e6,
                 static_cast<double>(r.residues) / r.seconds / 1e6);
@@ -148,14 +157,16 @@ int main(int argc, char** argv) {
         }
         const uint64_t plain_bytes = fs::file_size(path);
         warm(path);
-        std::printf("# input prefetch   wall-s    cpu-s  file GB/s  text GB/s  text GB/cpu-s  Mrecords/s  Mresidues/s\n");
-        for (bool prefetch : {false, true}) report("plain", prefetch ? "on" : "off", plain_bytes, run(path, prefetch));
+        const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+        const Mode modes[] = {{false, 1}, {true, 1}, {true, cores}};
+        std::printf("# input prefetch threads   wall-s    cpu-s  file GB/s  text GB/s  text GB/cpu-s  Mrecords/s  Mresidues/s\n");
+        for (const Mode& m : modes) report("plain", m, plain_bytes, run(path, m));
         if (gz_mb > 0) {
             const fs::path gz = dir / "bench.fa.gz";
             gzip_prefix(path, gz, gz_mb << 20);
             warm(gz);
             const uint64_t gz_bytes = fs::file_size(gz);
-            for (bool prefetch : {false, true}) report("gzip", prefetch ? "on" : "off", gz_bytes, run(gz.string(), prefetch));
+            for (const Mode& m : modes) report("gzip", m, gz_bytes, run(gz.string(), m));
         }
         return 0;
     } catch (const warpdp::Error& e) {

@@ -5,9 +5,11 @@
 
 #include <cstdint>
 #include <exception>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "core/fasta_blocks.hpp"
 #include "core/seq_batch.hpp"
 #include "core/seq_parser.hpp"
 #include "core/seq_reader.hpp"
@@ -22,11 +24,20 @@ public:
     // error in the input surfaces after the batch of the records before it.
     [[nodiscard]] bool fill(SeqBatch& batch);
 
-    const std::string& path() const noexcept { return parser_.path(); }
-    uint64_t bytes_consumed() const noexcept { return parser_.bytes_consumed(); }
+    const std::string& path() const noexcept { return path_; }
+    uint64_t bytes_consumed() const noexcept {
+        return parser_ ? parser_->bytes_consumed() : blocks_->bytes_consumed();
+    }
 
 private:
-    SeqParser parser_;
+    // The next record from whichever parses the input.
+    bool next_record(std::vector<uint8_t>& residues, std::string& name, std::string& desc);
+
+    std::string path_;
+    std::unique_ptr<SeqParser> parser_;    // FASTQ, or one thread
+    std::unique_ptr<FastaBlocks> blocks_;  // FASTA on several threads
+    FastaPiece piece_;                     // blocks_'s current piece
+    size_t piece_next_ = 0;                // its next record
     uint64_t batch_residues_;
     size_t batch_records_;
     uint64_t block_bytes_;

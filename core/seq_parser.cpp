@@ -46,11 +46,46 @@ std::string quote_byte(unsigned char c) {
 SeqParser::SeqParser(const std::string& path, const Alphabet& abc, uint64_t max_residues,
                      size_t block_bytes)
     : path_(path),
-      src_(path),
+      src_(std::make_unique<ByteSource>(path)),
       max_residues_(max_residues),
       map_(reading_map(abc)),
       letters_(map_),
       buf_(std::max<size_t>(block_bytes, 1)) {}
+
+SeqParser::SeqParser(const std::string& path, const Alphabet& abc, uint64_t max_residues, size_t block_bytes,
+                     std::unique_ptr<ByteSource> source, std::vector<char> head)
+    : path_(path),
+      src_(std::move(source)),
+      max_residues_(max_residues),
+      map_(reading_map(abc)),
+      letters_(map_),
+      buf_(std::move(head)) {
+    end_ = buf_.size();
+    eof_ = end_ == 0;  // the head read is the first request: empty only at the end
+    buf_.resize(std::max<size_t>({buf_.size(), block_bytes, 1}));
+}
+
+SeqParser::SeqParser(const std::string& path, const Alphabet& abc, uint64_t max_residues, std::vector<char> text,
+                     size_t size, std::string failure)
+    : path_(path),
+      failure_(std::move(failure)),
+      max_residues_(max_residues),
+      map_(reading_map(abc)),
+      letters_(map_),
+      buf_(std::move(text)) {
+    if (size > buf_.size()) throw InternalError("SeqParser: text size past its buffer");
+    end_ = size;
+}
+
+bool SeqParser::starts_fasta(const std::vector<char>& head) {
+    const auto first = std::find_if(head.begin(), head.end(), [](char c) { return !is_space(c); });
+    return first != head.end() && *first == '>';
+}
+
+size_t SeqParser::read_bytes(const ByteSource& source, size_t block_bytes) {
+    block_bytes = std::max<size_t>(block_bytes, 1);
+    return source.compressed() ? std::min(block_bytes, kCompressedRead) : block_bytes;
+}
 
 void SeqParser::fail(uint64_t line, const std::string& message) const {
     throw InputError(path_, line, message);
@@ -62,12 +97,16 @@ bool SeqParser::refill() {
     line_at(end_);
     discarded_ += end_;
     pos_ = end_ = mark_pos_ = 0;
+    if (!src_) {
+        eof_ = true;
+        if (!failure_.empty()) fail(line_at(0), failure_);
+        return false;
+    }
     // htslib drops the whole request when decompression fails in it, so
     // compressed input is asked for in pieces the size of a BGZF block:
     // the error's line is then at most that far before the damage.
-    const size_t want = src_.compressed() ? std::min(buf_.size(), kCompressedRead) : buf_.size();
-    const std::ptrdiff_t got = src_.read(buf_.data(), want);
-    if (got < 0) fail(line_at(0), src_.failure_reason());
+    const std::ptrdiff_t got = src_->read(buf_.data(), read_bytes(*src_, buf_.size()));
+    if (got < 0) fail(line_at(0), src_->failure_reason());
     if (got == 0) {
         eof_ = true;
         return false;

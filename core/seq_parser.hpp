@@ -7,6 +7,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,15 @@ public:
     // than max_residues are an InputError. Input is read block_bytes at a time.
     SeqParser(const std::string& path, const Alphabet& abc, uint64_t max_residues,
               size_t block_bytes);
+    // Goes on with `source`, of which `head` (one read_bytes() request) was
+    // already read: the same records and errors as reading it from the start.
+    SeqParser(const std::string& path, const Alphabet& abc, uint64_t max_residues, size_t block_bytes,
+              std::unique_ptr<ByteSource> source, std::vector<char> head);
+    // Parses text[0, size), lines numbered from 1, as if it were the whole
+    // input, or, when `failure` is not empty, as the input read before
+    // reading failed for that reason (the error a stream parser would raise).
+    SeqParser(const std::string& path, const Alphabet& abc, uint64_t max_residues, std::vector<char> text,
+              size_t size, std::string failure);
 
     // Appends the next record's residues to `residues` and sets its name and
     // description. Returns false at the end of the input. Throws InputError
@@ -31,6 +41,17 @@ public:
     const std::string& path() const noexcept { return path_; }
     // Decompressed bytes consumed so far.
     uint64_t bytes_consumed() const noexcept { return discarded_ + pos_; }
+    // 1-based line of the next unread byte.
+    uint64_t line() { return line_at(pos_); }
+
+    // Hands back the text buffer (for reuse); the parser is done with it.
+    std::vector<char> release_text() { return std::move(buf_); }
+
+    // How many bytes a parser asks of `source` at a time, for reads of
+    // block_bytes: readers that share a stream with a parser ask the same.
+    static size_t read_bytes(const ByteSource& source, size_t block_bytes);
+    // Whether the first byte of `head` that is not white space is a '>'.
+    static bool starts_fasta(const std::vector<char>& head);
 
 private:
     enum class Format { unknown, fasta, fastq, none };
@@ -61,7 +82,8 @@ private:
     [[noreturn]] void fail(uint64_t line, const std::string& message) const;
 
     std::string path_;
-    ByteSource src_;
+    std::unique_ptr<ByteSource> src_;  // null: the input is the text in buf_
+    std::string failure_;              // without src_: why reading stopped ("" = the end)
     uint64_t max_residues_;
     std::array<int8_t, 256> map_{};  // the alphabet's map with '\n' ignored too
     LetterDigitizer letters_;

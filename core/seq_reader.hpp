@@ -26,6 +26,11 @@ struct SeqReaderOptions {
     // Bytes asked of the decompressor at a time. Tiny values put record and
     // line boundaries across reads; tests and the fuzzer use them.
     size_t read_block_bytes = size_t{1} << 20;
+    // Threads that parse FASTA, plain or compressed (FASTQ is parsed by one):
+    // records, batches and errors are the same for any number.
+    unsigned parse_threads = 1;
+    // Text parsed by one thread at a time (more when one record is longer).
+    size_t parse_block_bytes = size_t{4} << 20;
 };
 
 class SeqReader {
@@ -45,7 +50,7 @@ public:
     // Records returned by next() so far.
     uint64_t records_read() const;
     // Decompressed input bytes consumed up to the last batch returned (this
-    // may include the first record of the following batch).
+    // may include records of the following batches).
     uint64_t bytes_read() const;
 
 private:

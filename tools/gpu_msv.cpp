@@ -108,6 +108,7 @@ int run(int argc, char** argv) {
     if (a.chunk_residues) ropt.batch_residues = a.chunk_residues;
     else ropt.batch_residues = uint64_t{1} << 27;  // the reader parses the next chunk meanwhile
     ropt.batch_records = static_cast<size_t>(ropt.batch_residues / 16 + 1024);
+    ropt.parse_threads = common.threads;  // the same records for any number
     // Starting the CUDA driver, listing the GPUs (resolve_device) and creating
     // the contexts take a good part of a second: done off this thread while
     // the reader parses the first chunk. `dev` is read only after the get().

@@ -155,6 +155,7 @@ int run(int argc, char** argv) {
     // the reader parses the first chunk. `dev` is read only after the get().
     SeqReaderOptions ropt;
     ropt.batch_residues = uint64_t{1} << 27;
+    ropt.parse_threads = common.threads;  // the same records for any number
     SeqReader reader(db_path, Alphabet::amino(), ropt);
     DeviceChoice dev;
     struct Engines {

@@ -1,7 +1,8 @@
 // libFuzzer harness for SeqReader: arbitrary bytes (plain, or gzip/bgzip
 // when the fuzzer finds the magic) must either read as records or raise a
 // warpdp::Error; anything else (a crash, a sanitizer report, another
-// exception type, a broken batch invariant) is a finding. The bytes reach
+// exception type, a broken batch invariant, or a difference between one
+// parsing thread and several) is a finding. The bytes reach
 // htslib through a memfd, so the real open/read path is exercised without
 // touching the disk.
 #include <cstddef>
@@ -16,6 +17,41 @@
 
 using warpdp::fuzz::require;
 
+namespace {
+
+// Everything a read yields: the batches' contents, then the error's text.
+std::string read_all(const std::string& path, const warpdp::Alphabet& abc, const warpdp::SeqReaderOptions& opt) {
+    std::string seen;
+    try {
+        warpdp::SeqReader reader(path, abc, opt);
+        warpdp::SeqBatch batch;
+        uint64_t expected_first = 0;
+        while (reader.next(batch)) {
+            require(!batch.empty() && batch.size() <= opt.batch_records);
+            require(batch.first_index == expected_first);
+            require(batch.offsets.size() == batch.size() + 1 &&
+                    batch.offsets.back() == batch.residues.size());
+            seen += "batch\n";
+            for (size_t i = 0; i < batch.size(); ++i) {
+                require(!batch.names[i].empty() && batch.length(i) <= opt.max_record_residues);
+                for (uint8_t x : batch.seq(i)) require(x < abc.Kp());
+                seen += batch.names[i] + " " + batch.descs[i] + " ";
+                seen.append(batch.seq(i).begin(), batch.seq(i).end());
+                seen += "\n";
+            }
+            require(batch.size() == 1 || batch.total_residues() <= opt.batch_residues);
+            expected_first += batch.size();
+        }
+        require(reader.records_read() == expected_first);
+    } catch (const warpdp::Error& e) {
+        // Bad input, reported properly: the expected outcome for most inputs.
+        seen += std::string("error: ") + e.what();
+    }
+    return seen;
+}
+
+}  // namespace
+
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const std::string path = warpdp::fuzz::input_path(data, size);
 
@@ -27,25 +63,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     opt.max_record_residues = 64 + size % 200;
     opt.read_block_bytes = size % 5 == 0 ? 4096 : 1 + size % 37;
     const auto& abc = (size % 3 == 0) ? warpdp::Alphabet::dna() : warpdp::Alphabet::amino();
-    try {
-        warpdp::SeqReader reader(path, abc, opt);
-        warpdp::SeqBatch batch;
-        uint64_t expected_first = 0;
-        while (reader.next(batch)) {
-            require(!batch.empty() && batch.size() <= opt.batch_records);
-            require(batch.first_index == expected_first);
-            require(batch.offsets.size() == batch.size() + 1 &&
-                    batch.offsets.back() == batch.residues.size());
-            for (size_t i = 0; i < batch.size(); ++i) {
-                require(!batch.names[i].empty() && batch.length(i) <= opt.max_record_residues);
-                for (uint8_t x : batch.seq(i)) require(x < abc.Kp());
-            }
-            require(batch.size() == 1 || batch.total_residues() <= opt.batch_residues);
-            expected_first += batch.size();
-        }
-        require(reader.records_read() == expected_first);
-    } catch (const warpdp::Error&) {
-        // Bad input, reported properly: the expected outcome for most inputs.
-    }
+    const std::string one = read_all(path, abc, opt);
+    // FASTA cut into blocks for several threads reads exactly the same.
+    opt.parse_threads = 3;
+    opt.parse_block_bytes = 1 + size % 23;
+    require(read_all(path, abc, opt) == one);
     return 0;
 }

@@ -1,6 +1,7 @@
 // SeqReader: FASTA/FASTQ semantics of hmmsearch (spec §2.2), compressed and
 // piped input, batch boundaries, and every malformed case with the file and
-// line it must name. Each read runs with prefetch on and off; both must agree.
+// line it must name. Each read runs with prefetch on and off, and with FASTA
+// cut into blocks for three parsing threads; all must agree.
 #include <doctest/doctest.h>
 
 #include <fcntl.h>
@@ -65,35 +66,58 @@ std::vector<Batch> read_batches(const std::string& path, SeqReaderOptions opt = 
     return out;
 }
 
-// Reads with prefetch off and on; both must give the same batches.
+// The ways of reading that must agree: one thread with prefetch off and
+// on, and FASTA cut into blocks parsed by three threads: blocks of a few
+// bytes (a cut at every record) and of random sizes up to 8 KiB.
+std::vector<SeqReaderOptions> reading_modes(SeqReaderOptions opt) {
+    std::vector<SeqReaderOptions> modes;
+    opt.prefetch = false;
+    modes.push_back(opt);
+    opt.prefetch = true;
+    modes.push_back(opt);
+    opt.parse_threads = 3;
+    opt.parse_block_bytes = static_cast<size_t>(t::uniform(1, 8));
+    modes.push_back(opt);
+    opt.parse_block_bytes = static_cast<size_t>(t::uniform(9, 8192));
+    modes.push_back(opt);
+    return modes;
+}
+
+// Reads in every mode; all must give the same batches.
 std::vector<Record> read_all(const std::string& path, SeqReaderOptions opt = {},
                              const Alphabet& abc = Alphabet::amino()) {
-    opt.prefetch = false;
-    const auto plain = read_batches(path, opt, abc);
-    opt.prefetch = true;
-    const auto ahead = read_batches(path, opt, abc);
-    CHECK(plain == ahead);
+    const auto modes = reading_modes(opt);
+    const auto first = read_batches(path, modes[0], abc);
+    for (size_t m = 1; m < modes.size(); ++m) {
+        CAPTURE(m);
+        CAPTURE(modes[m].parse_block_bytes);
+        CHECK(read_batches(path, modes[m], abc) == first);
+    }
     std::vector<Record> all;
-    for (const auto& b : plain) {
+    for (const auto& b : first) {
         CHECK(b.first_index == all.size());
         all.insert(all.end(), b.records.begin(), b.records.end());
     }
     return all;
 }
 
-// The InputError a read raises (the same with prefetch off and on).
+// The InputError a read raises (the same in every mode).
 std::optional<InputError> error_of(const std::string& path, SeqReaderOptions opt = {}) {
-    std::optional<InputError> errs[2];
-    for (int ahead = 0; ahead < 2; ++ahead) {
-        opt.prefetch = ahead != 0;
+    const auto modes = reading_modes(opt);
+    std::vector<std::optional<InputError>> errs(modes.size());
+    for (size_t m = 0; m < modes.size(); ++m) {
         try {
-            (void)read_batches(path, opt);
+            (void)read_batches(path, modes[m]);
         } catch (const InputError& e) {
-            errs[ahead] = e;
+            errs[m] = e;
         }
     }
-    REQUIRE(errs[0].has_value() == errs[1].has_value());
-    if (errs[0]) CHECK(std::string(errs[0]->what()) == errs[1]->what());
+    for (size_t m = 1; m < modes.size(); ++m) {
+        CAPTURE(m);
+        CAPTURE(modes[m].parse_block_bytes);
+        REQUIRE(errs[m].has_value() == errs[0].has_value());
+        if (errs[0]) CHECK(std::string(errs[m]->what()) == errs[0]->what());
+    }
     return errs[0];
 }
 
@@ -309,11 +333,13 @@ TEST_CASE("gzip and bgzip input read like plain text") {
     write_bgzf(bgz, text);
     CHECK(read_all(gz.string()) == expect);
     CHECK(read_all(bgz.string()) == expect);
-    SeqReader reader(bgz.string(), Alphabet::amino());
-    SeqBatch b;
-    while (reader.next(b)) {}
-    CHECK(reader.bytes_read() == text.size());
-    CHECK(reader.records_read() == expect.size());
+    for (const auto& opt : reading_modes({})) {
+        SeqReader reader(bgz.string(), Alphabet::amino(), opt);
+        SeqBatch b;
+        while (reader.next(b)) {}
+        CHECK(reader.bytes_read() == text.size());
+        CHECK(reader.records_read() == expect.size());
+    }
 }
 
 TEST_CASE("truncated compressed input is an error naming the file") {
@@ -362,24 +388,26 @@ TEST_CASE("truncated compressed input is an error naming the file") {
 TEST_CASE("\"-\" reads standard input") {
     t::TempDir dir;
     const auto p = dir.write("stdin.fa", kThree);
-    const int saved = dup(0);
-    REQUIRE(saved >= 0);
-    const int fd = open(p.c_str(), O_RDONLY);
-    REQUIRE(fd >= 0);
-    REQUIRE(dup2(fd, 0) == 0);
-    close(fd);
-    std::vector<Record> r;
-    {
-        SeqReader reader("-", Alphabet::amino());
-        CHECK(reader.path() == "-");
-        SeqBatch b;
-        while (reader.next(b))
-            for (size_t i = 0; i < b.size(); ++i)
-                r.push_back({b.names[i], b.descs[i], {b.seq(i).begin(), b.seq(i).end()}});
+    for (const auto& opt : reading_modes({})) {
+        const int saved = dup(0);
+        REQUIRE(saved >= 0);
+        const int fd = open(p.c_str(), O_RDONLY);
+        REQUIRE(fd >= 0);
+        REQUIRE(dup2(fd, 0) == 0);
+        close(fd);
+        std::vector<Record> r;
+        {
+            SeqReader reader("-", Alphabet::amino(), opt);
+            CHECK(reader.path() == "-");
+            SeqBatch b;
+            while (reader.next(b))
+                for (size_t i = 0; i < b.size(); ++i)
+                    r.push_back({b.names[i], b.descs[i], {b.seq(i).begin(), b.seq(i).end()}});
+        }
+        REQUIRE(dup2(saved, 0) == 0);
+        close(saved);
+        check_three(r);
     }
-    REQUIRE(dup2(saved, 0) == 0);
-    close(saved);
-    check_three(r);
 }
 
 TEST_CASE("malformed FASTA names file and line") {
@@ -546,19 +574,22 @@ TEST_CASE("destroying a prefetching reader mid-stream neither hangs nor leaks") 
     for (int i = 0; i < 20; ++i) {
         SeqReaderOptions opt;
         opt.batch_records = 3;
+        opt.parse_threads = i % 2 ? 3 : 1;
+        opt.parse_block_bytes = 100;
         SeqReader reader(p, Alphabet::amino(), opt);
         SeqBatch b;
         for (int k = 0; k < i % 4; ++k) REQUIRE(reader.next(b));
     }
     SeqReader never_read(p, Alphabet::amino());
+    SeqReaderOptions threads;
+    threads.parse_threads = 4;
+    SeqReader never_read_threads(p, Alphabet::amino(), threads);
 }
 
 TEST_CASE("bytes_read and records_read at the end of a plain file") {
     t::TempDir dir;
     const auto p = dir.write("three.fa", kThree).string();
-    for (bool ahead : {false, true}) {
-        SeqReaderOptions opt;
-        opt.prefetch = ahead;
+    for (const auto& opt : reading_modes({})) {
         SeqReader reader(p, Alphabet::amino(), opt);
         SeqBatch b;
         while (reader.next(b)) {}

@@ -1,0 +1,162 @@
+// FastaBlocks: the cutting happens on the caller's thread (reads are
+// sequential anyway), the parsing on one std::async thread per block. Pieces
+// and their text buffers are recycled, so that after the first few blocks
+// neither reading nor parsing touches fresh pages.
+#include "core/fasta_blocks.hpp"
+
+#include <string.h>  // memrchr
+
+#include <algorithm>
+#include <utility>
+
+#include "core/errors.hpp"
+#include "core/seq_parser.hpp"
+
+namespace warpdp {
+namespace {
+
+constexpr size_t kNoCut = static_cast<size_t>(-1);
+
+// The last '>' that opens a line in text[from, end), from >= 1; kNoCut if none.
+size_t last_cut(const std::vector<char>& text, size_t from, size_t end) {
+    while (end > from) {
+        const void* q = memrchr(text.data() + from, '>', end - from);
+        if (q == nullptr) return kNoCut;
+        const size_t p = static_cast<size_t>(static_cast<const char*>(q) - text.data());
+        if (text[p - 1] == '\n') return p;
+        end = p;
+    }
+    return kNoCut;
+}
+
+// Parses piece.text as a whole input into the piece; `failure` is why the
+// input ended there, if it did not simply end.
+FastaPiece parse_block(const std::string& path, const Alphabet& abc, uint64_t max_residues, FastaPiece piece,
+                       std::string failure) {
+    piece.residues.reserve(piece.text_size);
+    const size_t size = piece.text_size;
+    SeqParser parser(path, abc, max_residues, std::move(piece.text), size, std::move(failure));
+    std::string name, desc;
+    try {
+        while (parser.next(piece.residues, name, desc)) {
+            piece.offsets.push_back(piece.residues.size());
+            piece.names.push_back(name);
+            piece.descs.push_back(desc);
+        }
+        piece.newlines = parser.line() - 1;
+    } catch (...) {
+        piece.residues.resize(piece.offsets.back());
+        piece.error = std::current_exception();
+    }
+    piece.text = parser.release_text();
+    return piece;
+}
+
+// `e` with an InputError's line moved down by `lines`.
+std::exception_ptr shifted(const std::exception_ptr& e, uint64_t lines) {
+    try {
+        std::rethrow_exception(e);
+    } catch (const InputError& ie) {
+        return std::make_exception_ptr(InputError(ie.file(), ie.line() > 0 ? ie.line() + lines : 0, ie.message()));
+    } catch (...) {
+        return e;
+    }
+}
+
+}  // namespace
+
+FastaBlocks::FastaBlocks(const std::string& path, const Alphabet& abc, uint64_t max_residues,
+                         size_t read_block_bytes, std::unique_ptr<ByteSource> source, std::vector<char> head,
+                         size_t block_bytes, unsigned threads)
+    : path_(path),
+      abc_(abc),
+      max_residues_(max_residues),
+      src_(std::move(source)),
+      request_(SeqParser::read_bytes(*src_, read_block_bytes)),
+      block_bytes_(std::max<size_t>(block_bytes, 1)),
+      depth_(std::max(threads, 1u) + 1),
+      carry_(std::move(head)),
+      read_(carry_.size()) {
+    if (!SeqParser::starts_fasta(carry_)) throw InternalError("FastaBlocks: the input does not start as FASTA");
+}
+
+FastaBlocks::~FastaBlocks() = default;  // the futures wait for their blocks
+
+bool FastaBlocks::next(FastaPiece& piece) {
+    if (ended_) return false;
+    submit();
+    if (inflight_.empty()) {
+        ended_ = true;
+        return false;
+    }
+    FastaPiece done = inflight_.front().get();
+    inflight_.pop_front();
+    std::swap(piece, done);
+    if (spare_.size() < 2) spare_.push_back(std::move(done));  // the caller's last piece
+    if (piece.error) {
+        piece.error = shifted(piece.error, lines_before_);
+        ended_ = true;  // the input ends at its first error
+    }
+    lines_before_ += piece.newlines;
+    consumed_ = piece.end_byte;
+    if (!ended_) submit();  // the workers go on while the caller takes this piece
+    return true;
+}
+
+void FastaBlocks::submit() {
+    while (!all_cut_ && inflight_.size() < depth_) {
+        FastaPiece piece;
+        if (!spare_.empty()) {
+            piece = std::move(spare_.back());
+            spare_.pop_back();
+        }
+        piece.residues.clear();
+        piece.offsets.assign(1, 0);
+        piece.names.clear();
+        piece.descs.clear();
+        piece.newlines = 0;
+        piece.error = nullptr;
+        cut_block(piece.text, piece.text_size);
+        piece.end_byte = cut_;
+        inflight_.push_back(std::async(std::launch::async, parse_block, path_, std::cref(abc_), max_residues_,
+                                       std::move(piece), all_cut_ ? failure_ : std::string()));
+    }
+}
+
+void FastaBlocks::cut_block(std::vector<char>& text, size_t& size) {
+    if (text.size() < carry_.size()) text.resize(carry_.size());
+    std::copy(carry_.begin(), carry_.end(), text.begin());
+    size = carry_.size();
+    carry_.clear();
+    size_t searched = 1;  // no cut before this (a cut at 0 would make an empty block)
+    for (;;) {
+        if (src_done_) {
+            cut_ = read_;
+            all_cut_ = true;
+            return;
+        }
+        if (size >= block_bytes_) {
+            const size_t p = last_cut(text, searched, size);
+            if (p != kNoCut) {
+                carry_.assign(text.begin() + static_cast<std::ptrdiff_t>(p),
+                              text.begin() + static_cast<std::ptrdiff_t>(size));
+                size = p;
+                cut_ = read_ - carry_.size();
+                return;
+            }
+            searched = std::max<size_t>(size, 1);
+        }
+        if (text.size() < size + request_) text.resize(std::max(size + request_, text.size() + text.size() / 2));
+        const std::ptrdiff_t got = src_->read(text.data() + size, request_);
+        if (got < 0) {
+            failure_ = src_->failure_reason();
+            src_done_ = true;
+        } else {
+            size += static_cast<size_t>(got);
+            read_ += static_cast<uint64_t>(got);
+            src_done_ = got == 0;
+        }
+    }
+}
+
+}  // namespace warpdp
