@@ -1,7 +1,8 @@
-// FastaBlocks: the cutting happens on the caller's thread (reads are
-// sequential anyway), the parsing on one std::async thread per block. Pieces
-// and their text buffers are recycled, so that after the first few blocks
-// neither reading nor parsing touches fresh pages.
+// FastaBlocks: one thread reads and cuts (reads are sequential anyway), each
+// block is parsed on a std::async thread of its own, and the caller only
+// takes finished pieces in order. Pieces and their text buffers are recycled,
+// so that after the first few blocks neither reading nor parsing touches
+// fresh pages.
 #include "core/fasta_blocks.hpp"
 
 #include <string.h>  // memrchr
@@ -36,18 +37,29 @@ FastaPiece parse_block(const std::string& path, const Alphabet& abc, uint64_t ma
     piece.residues.reserve(piece.text_size);
     const size_t size = piece.text_size;
     SeqParser parser(path, abc, max_residues, std::move(piece.text), size, std::move(failure));
+    // The piece's strings from its last use are swapped in and written over,
+    // so that their buffers are reused, not freed here and allocated again.
     std::string name, desc;
+    size_t n = 0;
     try {
         while (parser.next(piece.residues, name, desc)) {
             piece.offsets.push_back(piece.residues.size());
-            piece.names.push_back(name);
-            piece.descs.push_back(desc);
+            if (n < piece.names.size()) {
+                piece.names[n].swap(name);
+                piece.descs[n].swap(desc);
+            } else {
+                piece.names.push_back(std::move(name));
+                piece.descs.push_back(std::move(desc));
+            }
+            ++n;
         }
         piece.newlines = parser.line() - 1;
     } catch (...) {
         piece.residues.resize(piece.offsets.back());
         piece.error = std::current_exception();
     }
+    piece.names.resize(n);
+    piece.descs.resize(n);
     piece.text = parser.release_text();
     return piece;
 }
@@ -71,56 +83,95 @@ FastaBlocks::FastaBlocks(const std::string& path, const Alphabet& abc, uint64_t 
     : path_(path),
       abc_(abc),
       max_residues_(max_residues),
+      depth_(std::max(threads, 1u) + 1),
       src_(std::move(source)),
       request_(SeqParser::read_bytes(*src_, read_block_bytes)),
       block_bytes_(std::max<size_t>(block_bytes, 1)),
-      depth_(std::max(threads, 1u) + 1),
       carry_(std::move(head)),
       read_(carry_.size()) {
     if (!SeqParser::starts_fasta(carry_)) throw InternalError("FastaBlocks: the input does not start as FASTA");
+    cutter_ = std::thread([this] { cut_loop(); });
 }
 
-FastaBlocks::~FastaBlocks() = default;  // the futures wait for their blocks
+FastaBlocks::~FastaBlocks() {
+    {
+        std::lock_guard lock(mutex_);
+        stop_ = true;
+    }
+    changed_.notify_all();
+    if (cutter_.joinable()) cutter_.join();
+}  // then the futures wait for their blocks
 
 bool FastaBlocks::next(FastaPiece& piece) {
     if (ended_) return false;
-    submit();
-    if (inflight_.empty()) {
-        ended_ = true;
-        return false;
+    std::future<FastaPiece> job;
+    {
+        std::unique_lock lock(mutex_);
+        changed_.wait(lock, [this] { return !inflight_.empty() || cutter_done_; });
+        if (inflight_.empty()) {
+            ended_ = true;
+            return false;
+        }
+        job = std::move(inflight_.front());
+        inflight_.pop_front();
     }
-    FastaPiece done = inflight_.front().get();
-    inflight_.pop_front();
+    changed_.notify_all();  // room for one more block
+    FastaPiece done = job.get();
     std::swap(piece, done);
-    if (spare_.size() < 2) spare_.push_back(std::move(done));  // the caller's last piece
+    {
+        std::lock_guard lock(mutex_);
+        if (spare_.size() < 2) spare_.push_back(std::move(done));  // the caller's last piece, for reuse
+    }
     if (piece.error) {
         piece.error = shifted(piece.error, lines_before_);
         ended_ = true;  // the input ends at its first error
     }
     lines_before_ += piece.newlines;
     consumed_ = piece.end_byte;
-    if (!ended_) submit();  // the workers go on while the caller takes this piece
     return true;
 }
 
-void FastaBlocks::submit() {
-    while (!all_cut_ && inflight_.size() < depth_) {
-        FastaPiece piece;
-        if (!spare_.empty()) {
-            piece = std::move(spare_.back());
-            spare_.pop_back();
+void FastaBlocks::cut_loop() {
+    try {
+        while (!all_cut_) {
+            FastaPiece piece;
+            {
+                std::unique_lock lock(mutex_);
+                changed_.wait(lock, [this] { return stop_ || inflight_.size() < depth_; });
+                if (stop_) break;
+                if (!spare_.empty()) {
+                    piece = std::move(spare_.back());
+                    spare_.pop_back();
+                }
+            }
+            piece.residues.clear();
+            piece.offsets.assign(1, 0);
+            piece.newlines = 0;
+            piece.error = nullptr;
+            cut_block(piece.text, piece.text_size);
+            piece.end_byte = cut_;
+            auto job = std::async(std::launch::async, parse_block, path_, std::cref(abc_), max_residues_,
+                                  std::move(piece), all_cut_ ? failure_ : std::string());
+            {
+                std::lock_guard lock(mutex_);
+                inflight_.push_back(std::move(job));
+            }
+            changed_.notify_all();
         }
-        piece.residues.clear();
-        piece.offsets.assign(1, 0);
-        piece.names.clear();
-        piece.descs.clear();
-        piece.newlines = 0;
-        piece.error = nullptr;
-        cut_block(piece.text, piece.text_size);
-        piece.end_byte = cut_;
-        inflight_.push_back(std::async(std::launch::async, parse_block, path_, std::cref(abc_), max_residues_,
-                                       std::move(piece), all_cut_ ? failure_ : std::string()));
+    } catch (...) {
+        // Out of memory or threads: the caller meets it after the pieces before it.
+        FastaPiece failed;
+        failed.error = std::current_exception();
+        std::promise<FastaPiece> p;
+        p.set_value(std::move(failed));
+        std::lock_guard lock(mutex_);
+        inflight_.push_back(p.get_future());
     }
+    {
+        std::lock_guard lock(mutex_);
+        cutter_done_ = true;
+    }
+    changed_.notify_all();
 }
 
 void FastaBlocks::cut_block(std::vector<char>& text, size_t& size) {

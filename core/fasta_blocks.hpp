@@ -1,7 +1,8 @@
-// FASTA parsed on several threads. The byte stream is cut into blocks of
-// whole records (each cut just before a '>' that opens a line), every block
-// is parsed by a SeqParser of its own on a worker thread, and the parsed
-// pieces come back in input order, a few blocks ahead of the caller. The
+// FASTA parsed on several threads. A cutter thread reads the byte stream and
+// cuts it into blocks of whole records (each cut just before a '>' that opens
+// a line), every block is parsed by a SeqParser of its own on a worker
+// thread, and the parsed pieces come back in input order, a few blocks ahead
+// of the caller. The
 // records, the errors and their line numbers are those of one SeqParser
 // reading the whole stream: a block is parsed as a whole input (its last
 // record ends where the next '>' opens a line, as it would in the stream),
@@ -10,13 +11,16 @@
 // before. The SeqBatcher uses it for FASTA when more than one thread parses.
 #pragma once
 
+#include <condition_variable>
 #include <cstddef>
 #include <cstdint>
 #include <deque>
 #include <exception>
 #include <future>
 #include <memory>
+#include <mutex>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "core/alphabet.hpp"
@@ -58,8 +62,9 @@ public:
     uint64_t bytes_consumed() const noexcept { return consumed_; }
 
 private:
-    // Keeps the workers busy: cuts and submits blocks until enough are in flight.
-    void submit();
+    // The cutter thread: cuts blocks and starts their parsing, keeping
+    // depth_ of them in flight, until the input is all cut or stop_.
+    void cut_loop();
     // Puts the next block (whole records, or the rest of the input) into
     // text[0, size). The buffer only grows, so reading never zero-fills it.
     void cut_block(std::vector<char>& text, size_t& size);
@@ -67,21 +72,32 @@ private:
     std::string path_;
     const Alphabet& abc_;
     uint64_t max_residues_;
+    size_t depth_;              // blocks in flight
+
+    // The cutter thread's own.
     std::unique_ptr<ByteSource> src_;
     size_t request_;            // bytes asked of src_ at a time (SeqParser's)
     size_t block_bytes_;
-    size_t depth_;              // blocks in flight
     std::vector<char> carry_;   // text read past the last cut
     bool src_done_ = false;     // the end of the input, or a failed read, was met
     bool all_cut_ = false;      // the last block is in flight
-    bool ended_ = false;        // the last piece (or one with an error) was handed out
     std::string failure_;       // why reading failed ("" = it did not)
     uint64_t read_ = 0;         // stream bytes read so far
     uint64_t cut_ = 0;          // stream offset of carry_[0]
+
+    // The caller's own.
+    bool ended_ = false;        // the last piece (or one with an error) was handed out
     uint64_t lines_before_ = 0; // newlines of the pieces handed out
     uint64_t consumed_ = 0;
+
+    // Shared, under mutex_.
+    std::mutex mutex_;
+    std::condition_variable changed_;
     std::deque<std::future<FastaPiece>> inflight_;
     std::vector<FastaPiece> spare_;  // handed back by the caller, for the next blocks
+    bool stop_ = false;              // the owner is going away
+    bool cutter_done_ = false;       // nothing more will be put in flight
+    std::thread cutter_;             // last: started once every member it uses exists
 };
 
 }  // namespace warpdp

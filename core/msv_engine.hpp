@@ -19,6 +19,10 @@ public:
     virtual std::string name() const = 0;
     // Makes `targets` the resident chunk. The batch must outlive the scoring calls.
     virtual void load_targets(const SeqBatch& targets) = 0;
+    // Chunks of about `residues` residues will follow: an engine may allocate
+    // for them now, off the critical path (tools call it while the reader
+    // parses the first chunk). A hint: it changes no result.
+    virtual void expect_chunk_residues(uint64_t residues) { static_cast<void>(residues); }
     // out[t] = raw MSV result (xJ or kMsvOverflow) of `profile` against target t
     // of the resident chunk; out.size() == number of targets.
     virtual void score(const MsvByteProfile& profile, std::span<uint16_t> out) = 0;

@@ -6,11 +6,15 @@
 #include "core/seq_batcher.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <utility>
+
+#include "core/huge_pages.hpp"
 
 namespace warpdp {
 namespace {
 constexpr uint64_t kMaxReserve = uint64_t{1} << 30;
+
 }  // namespace
 
 SeqBatcher::SeqBatcher(const std::string& path, const Alphabet& abc, const SeqReaderOptions& opt)
@@ -40,29 +44,15 @@ SeqBatcher::SeqBatcher(const std::string& path, const Alphabet& abc, const SeqRe
         parser_ = std::make_unique<SeqParser>(path, abc, max, opt.read_block_bytes, std::move(src), std::move(head));
 }
 
-bool SeqBatcher::next_record(std::vector<uint8_t>& residues, std::string& name, std::string& desc) {
-    if (parser_) return parser_->next(residues, name, desc);
-    while (piece_next_ == piece_.size()) {
-        if (piece_.error) std::rethrow_exception(std::exchange(piece_.error, nullptr));
-        if (!blocks_->next(piece_)) return false;
-        piece_next_ = 0;
-    }
-    const size_t r = piece_next_++;
-    const auto* from = piece_.residues.data();
-    residues.insert(residues.end(), from + piece_.offsets[r], from + piece_.offsets[r + 1]);
-    name.swap(piece_.names[r]);
-    desc.swap(piece_.descs[r]);
-    return true;
-}
-
 bool SeqBatcher::fill(SeqBatch& batch) {
     size_t n = 0;  // records closed so far
     batch.descs.resize(batch.names.size());
     batch.residues.clear();
     batch.offsets.assign(1, 0);
     batch.first_index = next_index_;
-    // Swapped in: the scratch string takes the batch's old one, capacity and all.
-    const auto close = [&](std::string& name, std::string& desc) {
+    // Closes a record whose residues end at `end` in batch.residues. Its
+    // strings are swapped in: the source takes the batch's old ones, capacity and all.
+    const auto close = [&](std::string& name, std::string& desc, uint64_t end) {
         if (n < batch.names.size()) {
             batch.names[n].swap(name);
             batch.descs[n].swap(desc);
@@ -70,7 +60,7 @@ bool SeqBatcher::fill(SeqBatch& batch) {
             batch.names.push_back(std::move(name));
             batch.descs.push_back(std::move(desc));
         }
-        batch.offsets.push_back(batch.residues.size());
+        batch.offsets.push_back(end);
         ++n;
     };
     const auto finish = [&] {
@@ -88,16 +78,52 @@ bool SeqBatcher::fill(SeqBatch& batch) {
     // of growing it by doubling; untouched reserved pages cost nothing. The
     // parser may overshoot the limit by one read block before the batch
     // closes, hence the slack.
+    const auto* before = batch.residues.data();
     batch.residues.reserve(std::min<uint64_t>(batch_residues_ + block_bytes_ + 1, kMaxReserve));
+    if (batch.residues.data() != before) advise_huge_pages(batch.residues.data(), batch.residues.capacity());
+    if (blocks_) {
+        // Parsed pieces: the run of records that fits is copied at once, and a
+        // record that does not fit simply stays in its piece for the next batch.
+        while (n < batch_records_) {
+            if (piece_next_ == piece_.size()) {
+                if (piece_.error) {  // the input ends there, after the records before it
+                    auto e = std::exchange(piece_.error, nullptr);
+                    if (n == 0) {
+                        (void)finish();
+                        std::rethrow_exception(e);
+                    }
+                    error_ = e;
+                    break;
+                }
+                if (!blocks_->next(piece_)) break;
+                piece_next_ = 0;
+                continue;
+            }
+            const auto& off = piece_.offsets;
+            const size_t first = piece_next_;
+            const uint64_t base = batch.residues.size();
+            size_t end = first;
+            while (end < piece_.size() && n + (end - first) < batch_records_ &&
+                   (n + (end - first) == 0 || base + (off[end + 1] - off[first]) <= batch_residues_))
+                ++end;
+            if (end == first) break;  // full
+            batch.residues.insert(batch.residues.end(), piece_.residues.begin() + static_cast<std::ptrdiff_t>(off[first]),
+                                  piece_.residues.begin() + static_cast<std::ptrdiff_t>(off[end]));
+            for (size_t r = first; r < end; ++r)
+                close(piece_.names[r], piece_.descs[r], base + (off[r + 1] - off[first]));
+            piece_next_ = end;
+        }
+        return finish();
+    }
     if (held_) {
         batch.residues.assign(held_residues_.begin(), held_residues_.end());
-        close(held_name_, held_desc_);
+        close(held_name_, held_desc_, batch.residues.size());
         held_ = false;
     }
     while (n < batch_records_) {
         const size_t before = batch.residues.size();
         try {
-            if (!next_record(batch.residues, name_, desc_)) break;
+            if (!parser_->next(batch.residues, name_, desc_)) break;
         } catch (...) {
             if (n == 0) {
                 (void)finish();
@@ -116,7 +142,7 @@ bool SeqBatcher::fill(SeqBatch& batch) {
             held_ = true;
             break;
         }
-        close(name_, desc_);
+        close(name_, desc_, batch.residues.size());
     }
     return finish();
 }

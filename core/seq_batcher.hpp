@@ -30,9 +30,6 @@ public:
     }
 
 private:
-    // The next record from whichever parses the input.
-    bool next_record(std::vector<uint8_t>& residues, std::string& name, std::string& desc);
-
     std::string path_;
     std::unique_ptr<SeqParser> parser_;    // FASTQ, or one thread
     std::unique_ptr<FastaBlocks> blocks_;  // FASTA on several threads

@@ -127,7 +127,7 @@ struct Slot {
     uint64_t residues = 0;
     std::unique_ptr<Stream> stream;
     std::unique_ptr<Event> ev_start, ev_ssv, ev_end;
-    PinnedBuffer<uint8_t> staging;  // packed residues on their way up, reused chunk after chunk
+    StagingBuffer staging;  // packed residues on their way up, reused chunk after chunk
     DeviceBuffer<uint8_t> res;
     DeviceBuffer<uint64_t> off;
     DeviceBuffer<uint32_t> len;
@@ -189,6 +189,21 @@ public:
         for (auto& s : slots_) upload(*s, targets);
     }
 
+    void expect_chunk_residues(uint64_t residues) override {
+        // The card's first allocations of a process cost milliseconds: made
+        // here, typically while the first chunk is read. Packed targets take a
+        // little more than their residues (alignment), and a chunk is split
+        // evenly over the devices.
+        const size_t per_slot = static_cast<size_t>(residues / slots_.size() + residues / slots_.size() / 16) + kTailPad;
+        for (auto& s : slots_) {
+            try {
+                reserve_residues(*s, per_slot, 0);
+            } catch (const ResourceError&) {
+                // Too big for this card: load_targets says so, with the real numbers.
+            }
+        }
+    }
+
     void score(const MsvByteProfile& prof, std::span<uint16_t> out) override {
         if (out.size() != n_)
             throw InternalError("score(): output has " + std::to_string(out.size()) + " entries for " +
@@ -227,18 +242,14 @@ public:
     }
 
 private:
-    void upload(Slot& s, const SeqBatch& targets) {
+    // The buffers that scale with a chunk's residues, for `total` packed bytes
+    // in n targets: host staging, and on the card the residues and the tiled
+    // kernels' boundary column (2 bytes a residue). They only grow: a database
+    // streamed in chunks of similar size allocates once.
+    void reserve_residues(Slot& s, size_t total, size_t n) {
         DeviceGuard guard(s.device);
-        const size_t n = s.n();
-        const PackedLayout layout = pack_layout(targets, s.input_index, kAlign, kTailPad);
-        s.staging.reserve(layout.bytes);
-        pack_residues(targets, s.input_index, layout, static_cast<uint8_t>(kPadCode), s.staging.get());
-        const auto& off = layout.off;
-        const auto& len = layout.len;
-        const size_t total = layout.bytes;
-        std::vector<uint8_t> tjb(n);
-        for (size_t j = 0; j < n; ++j) tjb[j] = msv_tjb(len[j]);
-        // Residues + the tiled kernels' boundary column (2 bytes a residue) + per-target arrays.
+        s.staging.reserve(total);
+        if (total <= s.res.size()) return;
         const size_t need = total * 3 + n * kPerTargetBytes;
         size_t free_b = 0, total_b = 0;
         WARPDP_CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
@@ -251,14 +262,23 @@ private:
                                 std::to_string(free_b >> 20) +
                                 " MiB are free; split the database into smaller chunks "
                                 "(msv_cuda_max_chunk_residues)");
-        // Buffers only grow: a database streamed in chunks of similar size
-        // allocates once instead of paying cudaFree/cudaMalloc per chunk.
-        if (total > s.res.size()) {
-            s.res.reset(0);  // free first, so old and new never coexist on the card
-            s.bnd.reset(0);
-            s.res.reset(total);
-            s.bnd.reset(total);
-        }
+        s.res.reset(0);  // free first, so old and new never coexist on the card
+        s.bnd.reset(0);
+        s.res.reset(total);
+        s.bnd.reset(total);
+    }
+
+    void upload(Slot& s, const SeqBatch& targets) {
+        DeviceGuard guard(s.device);
+        const size_t n = s.n();
+        const PackedLayout layout = pack_layout(targets, s.input_index, kAlign, kTailPad);
+        reserve_residues(s, layout.bytes, n);
+        pack_residues(targets, s.input_index, layout, static_cast<uint8_t>(kPadCode), s.staging.get());
+        const auto& off = layout.off;
+        const auto& len = layout.len;
+        const size_t total = layout.bytes;
+        std::vector<uint8_t> tjb(n);
+        for (size_t j = 0; j < n; ++j) tjb[j] = msv_tjb(len[j]);
         s.off.reserve(std::max<size_t>(n, 1));
         s.len.reserve(std::max<size_t>(n, 1));
         s.tjb.reserve(std::max<size_t>(n, 1));

@@ -296,7 +296,7 @@ struct Slot {
     std::vector<uint32_t> input_index;  // local (length-sorted) index -> input index
     std::unique_ptr<Stream> stream;
     std::unique_ptr<Event> ev_start, ev_end;
-    PinnedBuffer<uint8_t> staging;  // packed residues on their way up, reused chunk after chunk
+    StagingBuffer staging;  // packed residues on their way up, reused chunk after chunk
     DeviceBuffer<uint8_t> res;
     DeviceBuffer<uint64_t> off;
     DeviceBuffer<uint32_t> len;

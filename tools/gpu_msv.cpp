@@ -114,9 +114,12 @@ int run(int argc, char** argv) {
     // the reader parses the first chunk. `dev` is read only after the get().
     SeqReader reader(a.db, Alphabet::amino(), ropt);
     DeviceChoice dev;
-    auto engine_ready = std::async(std::launch::async, [&dev, &common] {
+    const uint64_t chunk_residues = ropt.batch_residues;
+    auto engine_ready = std::async(std::launch::async, [&dev, &common, chunk_residues] {
         dev = resolve_device(common.device);
-        return make_engine(dev, common.threads);
+        auto e = make_engine(dev, common.threads);
+        e->expect_chunk_residues(chunk_residues);
+        return e;
     });
     std::unique_ptr<MsvEngine> engine;
 

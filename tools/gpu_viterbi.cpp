@@ -84,13 +84,20 @@ void write_fasta_record(OutputFile& out, const SeqBatch& b, size_t t) {
     out.write(s);
 }
 
-// A sub-batch holding targets `which` of `b`, for rescoring candidates only.
+// A sub-batch holding the residues of targets `which` of `b` (no names: it
+// only feeds an engine), for scoring candidates only.
 SeqBatch gather(const SeqBatch& b, const std::vector<uint32_t>& which) {
     SeqBatch g;
+    uint64_t total = 0;
+    for (uint32_t t : which) total += b.length(t);
+    g.residues.reserve(total);
+    g.names.reserve(which.size());
+    g.descs.reserve(which.size());
+    g.offsets.reserve(which.size() + 1);
     for (uint32_t t : which) {
         const auto s = b.seq(t);
         g.residues.insert(g.residues.end(), s.begin(), s.end());
-        g.close_record(b.names[t], {});
+        g.close_record({}, {});
     }
     return g;
 }
@@ -162,11 +169,15 @@ int run(int argc, char** argv) {
         std::unique_ptr<VitEngine> vit;
         std::unique_ptr<MsvEngine> msv_full;  // with --msv: the whole chunk's MSV filter
     };
-    auto engines_ready = std::async(std::launch::async, [&dev, &common, inline_msv] {
+    const uint64_t chunk_residues = ropt.batch_residues;
+    auto engines_ready = std::async(std::launch::async, [&dev, &common, inline_msv, chunk_residues] {
         dev = resolve_device(common.device);
         Engines e;
         e.vit = dev.cuda ? make_vit_cuda_engine(dev.gpus) : make_vit_cpu_engine(common.threads);
-        if (inline_msv) e.msv_full = dev.cuda ? make_msv_cuda_engine(dev.gpus) : make_msv_cpu_engine(common.threads);
+        if (inline_msv) {
+            e.msv_full = dev.cuda ? make_msv_cuda_engine(dev.gpus) : make_msv_cpu_engine(common.threads);
+            e.msv_full->expect_chunk_residues(chunk_residues);
+        }
         return e;
     });
     auto msv_engine = make_msv_cpu_engine(common.threads);  // rescoring streamed candidates
@@ -188,6 +199,7 @@ int run(int argc, char** argv) {
     double wait_s = 0, engines_s = 0, msv_s = 0, vit_s = 0, write_s = 0;
     SeqBatch chunk;
     std::vector<uint16_t> msv_raw;
+    std::vector<MsvVerdict> msv_verdicts;  // kept from chunk to chunk: its pages are faulted in once
     std::vector<uint32_t> vit_raw;
     for (;;) {
         auto w0 = clock::now();
@@ -210,12 +222,14 @@ int run(int argc, char** argv) {
         if (inline_msv) {
             msv_full->load_targets(chunk);
             msv_raw.resize(chunk.size());
-            std::vector<MsvVerdict> v(chunk.size());
+            std::vector<MsvVerdict>& v = msv_verdicts;
+            v.resize(chunk.size());
             for (size_t mi = 0; mi < models.size(); ++mi) {
                 msv_full->score(models[mi].msv.bytes, msv_raw);
                 parallel_for(chunk.size(), common.threads, 256, [&](size_t t) {
-                    if (chunk.length(t) > 0)  // hmmsearch skips empty targets
-                        v[t] = msv_verdict(models[mi].msv, chunk.seq(t), msv_raw[t], F1, !nobias);
+                    // hmmsearch skips empty targets: they pass nothing
+                    v[t] = chunk.length(t) > 0 ? msv_verdict(models[mi].msv, chunk.seq(t), msv_raw[t], F1, !nobias)
+                                               : MsvVerdict{};
                 });
                 for (size_t t = 0; t < chunk.size(); ++t) {
                     if (chunk.length(t) == 0 || !v[t].pass_bias) continue;
@@ -255,16 +269,14 @@ int run(int argc, char** argv) {
         // The Viterbi engine holds only the targets some model may filter:
         // with candidates, their union (a few percent of the chunk, so a GPU
         // upload stays small); without, the whole chunk.
-        std::vector<int64_t> slot(chunk.size(), -1);  // chunk index -> index in `loaded`
+        std::vector<int64_t> slot(chunk.size(), pipeline ? -1 : 0);  // chunk index -> index in `loaded`
+        for (const auto& cand : cands)
+            for (uint32_t t : cand) slot[t] = 0;
         std::vector<uint32_t> members;
         for (size_t t = 0; t < chunk.size(); ++t) {
-            bool wanted = !pipeline;
-            for (size_t mi = 0; pipeline && mi < models.size() && !wanted; ++mi)
-                wanted = std::binary_search(cands[mi].begin(), cands[mi].end(), static_cast<uint32_t>(t));
-            if (wanted) {
-                slot[t] = static_cast<int64_t>(members.size());
-                members.push_back(static_cast<uint32_t>(t));
-            }
+            if (slot[t] < 0) continue;
+            slot[t] = static_cast<int64_t>(members.size());
+            members.push_back(static_cast<uint32_t>(t));
         }
         const SeqBatch loaded = pipeline ? gather(chunk, members) : SeqBatch{};
         if (!pipeline || !members.empty()) vit_engine->load_targets(pipeline ? loaded : chunk);

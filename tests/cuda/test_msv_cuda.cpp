@@ -123,7 +123,7 @@ TEST_CASE("CUDA MSV == reference on a 150,000-residue target") {
     CHECK(bad == 0);
 }
 
-TEST_CASE("CUDA MSV: one device, all devices and split slots agree") {
+TEST_CASE("CUDA MSV: one device, all devices and split slots agree, with or without a chunk hint") {
     require_gpu();
     std::vector<int> all;
     for (const auto& g : list_gpus()) all.push_back(g.index);
@@ -132,6 +132,10 @@ TEST_CASE("CUDA MSV: one device, all devices and split slots agree") {
     // Repeating device 0 gives several slots on one GPU: the split and the
     // scatter back to input order are exercised even on a one-GPU machine.
     auto split = make_msv_cuda_engine_ex({all.front(), all.back(), all.front()});
+    // A chunk-size hint (the tools give one while reading) changes nothing,
+    // whether the chunks then come larger or smaller than it said.
+    many->expect_chunk_residues(20000);
+    split->expect_chunk_residues(1u << 20);
     for (int M : {64, 300, 2500}) {
         const auto m = random_msv_model(M);
         const auto b = sweep_batch(m, 300);
