@@ -46,7 +46,7 @@ class FastaBlocks {
 public:
     // `source` has been read as far as `head`, whose first non-blank byte is
     // a '>'; `block_bytes` of text make a block (more when a record is
-    // longer), parsed on up to `threads` threads.
+    // longer), parsed on up to `threads` threads (at most 16).
     FastaBlocks(const std::string& path, const Alphabet& abc, uint64_t max_residues, size_t read_block_bytes,
                 std::unique_ptr<ByteSource> source, std::vector<char> head, size_t block_bytes,
                 unsigned threads);

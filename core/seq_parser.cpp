@@ -170,19 +170,26 @@ void SeqParser::digitize_run(size_t from, size_t to, std::vector<uint8_t>& resid
     const bool bad = r.illegal;
     out += r.codes;
     residues.resize(static_cast<size_t>(out - residues.data()));
+    // The first error in the text wins, wherever the reads happened to end:
+    // an illegal byte, or the first residue past the length limit.
+    const auto too_long = [&](size_t at) {
+        fail(line_at(at), "sequence " + quoted_name(name) + " is longer than " + std::to_string(max_residues_) +
+                              " residues");
+    };
     if (bad) {
         size_t i = from;
         while (map[p[i]] != Alphabet::kIllegal) ++i;
+        uint64_t length = old - first;
+        for (size_t j = from; j < i; ++j)
+            if (map[p[j]] >= 0 && ++length > max_residues_) too_long(j);
         fail(line_at(i), "illegal character " + quote_byte(p[i]) + " in sequence " + quoted_name(name));
     }
     const uint64_t length = residues.size() - first;
     if (length > max_residues_) {
-        // Report the line of the first residue past the limit.
         uint64_t excess = length - max_residues_;
         size_t i = to;
         while (excess > 0) excess -= map[p[--i]] >= 0;
-        fail(line_at(i), "sequence " + quoted_name(name) + " is longer than " +
-                             std::to_string(max_residues_) + " residues");
+        too_long(i);
     }
     mark_pos_ = to;
     mark_lines_ += newlines;

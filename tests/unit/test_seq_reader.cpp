@@ -453,6 +453,18 @@ TEST_CASE("records longer than max_record_residues are rejected") {
     CHECK(read_all(ok, opt).size() == 2);
     check_error(dir.write("long.fa", ">a\nACDEF\n>b\nACDEF\nGHIKL\nM\n").string(), 6, "longer than 10 residues", opt);
     check_error(dir.write("long.fq", "@a\nACDEFGHIKLM\n+\nIIIIIIIIIII\n").string(), 2, "longer than 10", opt);
+    // The first error in the text is the one reported, however the reads
+    // (or the parsing blocks) cut the record: here the limit is passed on
+    // line 3, before the illegal byte on line 4 (found by the fuzzer: one
+    // big read used to report the illegal byte).
+    const auto both = dir.write("both.fa", ">a\nACDEF\nGHIKLM\nAC9\n").string();
+    const auto illegal_first = dir.write("illegal.fa", ">a\nACDEF\nGH9KLM\nAC\n").string();
+    for (size_t block : {1, 3, 7, 4096}) {
+        opt.read_block_bytes = block;
+        CAPTURE(block);
+        check_error(both, 3, "longer than 10", opt);
+        check_error(illegal_first, 3, "illegal character '9'", opt);
+    }
 }
 
 TEST_CASE("a 1,000,000-residue sequence, on one line and wrapped") {
