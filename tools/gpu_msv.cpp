@@ -129,8 +129,11 @@ int run(int argc, char** argv) {
     opt.all = a.all;
     opt.threads = common.threads;
 
-    std::vector<std::string> names;
+    // Only the names of targets that make a row are kept: a database of 10^8
+    // targets would otherwise hold all its names until the end.
+    uint64_t ntargets = 0;
     std::vector<std::vector<MsvRow>> rows(models.size());
+    std::vector<std::vector<std::string>> row_names(models.size());
     std::vector<MsvModelTally> tally(models.size());
     std::vector<uint16_t> raw;
     uint64_t residues = 0, cells = 0;
@@ -157,18 +160,21 @@ int run(int argc, char** argv) {
             cells += static_cast<uint64_t>(models[mi].bytes.M) * chunk.total_residues();
             const auto d0 = clock::now();
             msv_decide(models[mi], chunk, raw, opt, rows[mi], tally[mi]);
+            for (size_t r = row_names[mi].size(); r < rows[mi].size(); ++r)
+                row_names[mi].push_back(chunk.names[static_cast<size_t>(rows[mi][r].target - chunk.first_index)]);
             decide_s += since(d0);
         }
         residues += chunk.total_residues();
-        for (auto& n : chunk.names) names.push_back(std::move(n));
+        ntargets += chunk.size();
         if (common.progress) {
             const double s = since(t0);
-            std::fprintf(stderr, "\r%s: %zu targets, %.3g Mres, %.1f Mres/s   ", kTool, names.size(),
+            std::fprintf(stderr, "\r%s: %llu targets, %.3g Mres, %.1f Mres/s   ", kTool,
+                         static_cast<unsigned long long>(ntargets),
                          residues / 1e6, residues / 1e6 / std::max(s, 1e-9));
         }
     }
     if (common.progress) std::fputc('\n', stderr);
-    if (names.empty()) throw InputError(a.db, 0, "no sequences in the database");
+    if (ntargets == 0) throw InputError(a.db, 0, "no sequences in the database");
     if (!engine) engine = engine_ready.get();
     const double seconds = since(t0);
 
@@ -176,14 +182,15 @@ int run(int argc, char** argv) {
     RecordWriter writer(out, parse_format(common.format), kColumns);
     writer.write_header();
     for (size_t mi = 0; mi < models.size(); ++mi)
-        for (const auto& r : rows[mi]) writer.write(row_values(models[mi], r, names[r.target], opt.bias));
+        for (size_t r = 0; r < rows[mi].size(); ++r)
+            writer.write(row_values(models[mi], rows[mi][r], row_names[mi][r], opt.bias));
     out.commit();
 
     nlohmann::ordered_json stats;
     stats["tool"] = kTool;
     stats["device"] = dev.describe();
     stats["engine"] = engine->name();
-    stats["targets"] = names.size();
+    stats["targets"] = ntargets;
     stats["residues"] = residues;
     stats["seconds"] = seconds;
     stats["engine_seconds"] = engine_seconds;
@@ -198,8 +205,9 @@ int run(int argc, char** argv) {
                                    {"passed_bias", tally[mi].passed_bias}});
     if (!common.quiet) {
         for (size_t mi = 0; mi < models.size(); ++mi)
-            std::fprintf(stderr, "%s: %s (M=%d): targets %zu, residues %llu, passed MSV %llu, passed bias %llu\n",
-                         kTool, models[mi].hmm.name.c_str(), models[mi].bytes.M, names.size(),
+            std::fprintf(stderr, "%s: %s (M=%d): targets %llu, residues %llu, passed MSV %llu, passed bias %llu\n",
+                         kTool, models[mi].hmm.name.c_str(), models[mi].bytes.M,
+                         static_cast<unsigned long long>(ntargets),
                          static_cast<unsigned long long>(residues),
                          static_cast<unsigned long long>(tally[mi].passed_msv),
                          static_cast<unsigned long long>(tally[mi].passed_bias));

@@ -48,6 +48,7 @@ struct Model {
 };
 
 struct Row {
+    std::string name;  // set once the row is kept
     uint64_t target = 0, length = 0;
     bool scored = false, skipped = false, passed = false;
     float bits = 0;
@@ -187,7 +188,9 @@ int run(int argc, char** argv) {
     std::unique_ptr<OutputFile> survivors;
     if (!surv_path.empty()) survivors = std::make_unique<OutputFile>(surv_path);
 
-    std::vector<std::string> names;
+    // Only the names of targets that make a row are kept (a database of 10^8
+    // targets would otherwise hold all its names until the end).
+    uint64_t ntargets = 0;
     std::vector<std::vector<Row>> rows(models.size());
     std::vector<Tally> tally(models.size());
     uint64_t residues = 0, cells = 0;
@@ -336,7 +339,10 @@ int run(int argc, char** argv) {
                     ++tally[mi].passed;
                     surviving[static_cast<size_t>(r.target - chunk.first_index)] = true;
                 }
-                if (r.passed || all) rows[mi].push_back(r);
+                if (r.passed || all) {
+                    r.name = chunk.names[static_cast<size_t>(r.target - chunk.first_index)];
+                    rows[mi].push_back(std::move(r));
+                }
             }
         }
         vit_s += since(w0);
@@ -346,12 +352,13 @@ int run(int argc, char** argv) {
                 if (surviving[t]) write_fasta_record(*survivors, chunk, t);
         write_s += since(w0);
         residues += chunk.total_residues();
-        for (auto& n : chunk.names) names.push_back(std::move(n));
+        ntargets += chunk.size();
         if (common.progress)
-            std::fprintf(stderr, "\r%s: %zu targets, %.3g Mres   ", kTool, names.size(), residues / 1e6);
+            std::fprintf(stderr, "\r%s: %llu targets, %.3g Mres   ", kTool, static_cast<unsigned long long>(ntargets),
+                         residues / 1e6);
     }
     if (common.progress) std::fputc('\n', stderr);
-    if (names.empty()) throw InputError(db_path, 0, "no sequences in the database");
+    if (ntargets == 0) throw InputError(db_path, 0, "no sequences in the database");
     if (!vit_engine) vit_engine = engines_ready.get().vit;  // unreachable with targets; names the engine
     for (size_t mi = 0; mi < models.size(); ++mi) {
         const auto& cur = cursor[mi];
@@ -370,7 +377,7 @@ int run(int argc, char** argv) {
     for (size_t mi = 0; mi < models.size(); ++mi) {
         const Hmm& h = models[mi].msv.hmm;
         for (const Row& r : rows[mi]) {
-            writer.write({h.name, h.acc.empty() ? Value{Absent{}} : Value{h.acc}, names[r.target],
+            writer.write({h.name, h.acc.empty() ? Value{Absent{}} : Value{h.acc}, r.name,
                           static_cast<int64_t>(r.length),
                           r.scored ? Value{fixed(r.bits, 6)} : Value{Absent{}},
                           r.scored ? Value{general(r.pvalue, 6)} : Value{Absent{}},
@@ -384,7 +391,7 @@ int run(int argc, char** argv) {
     stats["tool"] = kTool;
     stats["device"] = dev.describe();
     stats["engine"] = vit_engine->name();
-    stats["Z"] = names.size();
+    stats["Z"] = ntargets;
     stats["residues"] = residues;
     stats["seconds"] = seconds;
     stats["stage_seconds"] = {{"read_wait", wait_s}, {"engines", engines_s}, {"msv", msv_s}, {"viterbi", vit_s},
@@ -402,7 +409,8 @@ int run(int argc, char** argv) {
                          static_cast<unsigned long long>(tally[mi].candidates),
                          static_cast<unsigned long long>(tally[mi].skipped),
                          static_cast<unsigned long long>(tally[mi].passed));
-        std::fprintf(stderr, "%s: Z = %zu targets, %.3f s, %llu Viterbi cells\n", kTool, names.size(), seconds,
+        std::fprintf(stderr, "%s: Z = %llu targets, %.3f s, %llu Viterbi cells\n", kTool,
+                     static_cast<unsigned long long>(ntargets), seconds,
                      static_cast<unsigned long long>(cells));
     }
     if (!stats_path.empty()) {
