@@ -34,19 +34,17 @@ size_t last_cut(const std::vector<char>& text, size_t from, size_t end) {
     return kNoCut;
 }
 
-// Parses piece.text as a whole input into the piece; `failure` is why the
-// input ended there, if it did not simply end.
-FastaPiece parse_block(const std::string& path, const Alphabet& abc, uint64_t max_residues, FastaPiece piece,
-                       std::string failure) {
-    piece.residues.reserve(piece.text_size);
-    const size_t size = piece.text_size;
-    SeqParser parser(path, abc, max_residues, std::move(piece.text), size, std::move(failure));
-    // The piece's strings from its last use are swapped in and written over,
-    // so that their buffers are reused, not freed here and allocated again.
+// Moves records from `parser` into `piece` until the input ends, an error
+// (kept in piece.error), or `residues` residues are in; returns the newlines
+// the parser went past. The piece's strings from its last use are swapped in
+// and written over, so that their buffers are reused, not freed and
+// allocated again.
+uint64_t take_records(SeqParser& parser, FastaPiece& piece, size_t residues) {
+    const uint64_t line0 = parser.line();
     std::string name, desc;
     size_t n = 0;
     try {
-        while (parser.next(piece.residues, name, desc)) {
+        while (piece.residues.size() < residues && parser.next(piece.residues, name, desc)) {
             piece.offsets.push_back(piece.residues.size());
             if (n < piece.names.size()) {
                 piece.names[n].swap(name);
@@ -57,23 +55,35 @@ FastaPiece parse_block(const std::string& path, const Alphabet& abc, uint64_t ma
             }
             ++n;
         }
-        piece.newlines = parser.line() - 1;
     } catch (...) {
         piece.residues.resize(piece.offsets.back());
         piece.error = std::current_exception();
     }
     piece.names.resize(n);
     piece.descs.resize(n);
+    return piece.error ? 0 : parser.line() - line0;
+}
+
+// Parses piece.text as a whole input into the piece; `failure` is why the
+// input ended there, if it did not simply end.
+FastaPiece parse_block(const std::string& path, const Alphabet& abc, uint64_t max_residues, FastaPiece piece,
+                       std::string failure) {
+    piece.residues.reserve(piece.text_size);
+    const size_t size = piece.text_size;
+    SeqParser parser(path, abc, max_residues, std::move(piece.text), size, std::move(failure));
+    const uint64_t lines = take_records(parser, piece, static_cast<size_t>(-1));
+    if (!piece.error) piece.newlines = lines;
     piece.text = parser.release_text();
     return piece;
 }
 
-// `e` with an InputError's line moved down by `lines`.
-std::exception_ptr shifted(const std::exception_ptr& e, uint64_t lines) {
+// `e` with an InputError's line moved by `lines`.
+std::exception_ptr shifted(const std::exception_ptr& e, int64_t lines) {
     try {
         std::rethrow_exception(e);
     } catch (const InputError& ie) {
-        return std::make_exception_ptr(InputError(ie.file(), ie.line() > 0 ? ie.line() + lines : 0, ie.message()));
+        const uint64_t line = ie.line() > 0 ? static_cast<uint64_t>(static_cast<int64_t>(ie.line()) + lines) : 0;
+        return std::make_exception_ptr(InputError(ie.file(), line, ie.message()));
     } catch (...) {
         return e;
     }
@@ -91,6 +101,7 @@ FastaBlocks::FastaBlocks(const std::string& path, const Alphabet& abc, uint64_t 
       src_(std::move(source)),
       request_(SeqParser::read_bytes(*src_, read_block_bytes)),
       block_bytes_(std::max<size_t>(block_bytes, 1)),
+      oversize_(std::max<size_t>(16 * block_bytes_, 4096)),
       carry_(std::move(head)),
       read_(carry_.size()) {
     if (!SeqParser::starts_fasta(carry_)) throw InternalError("FastaBlocks: the input does not start as FASTA");
@@ -127,7 +138,7 @@ bool FastaBlocks::next(FastaPiece& piece) {
         if (spare_.size() < 2) spare_.push_back(std::move(done));  // the caller's last piece, for reuse
     }
     if (piece.error) {
-        piece.error = shifted(piece.error, lines_before_);
+        piece.error = shifted(piece.error, static_cast<int64_t>(lines_before_));
         ended_ = true;  // the input ends at its first error
     }
     lines_before_ += piece.newlines;
@@ -135,41 +146,56 @@ bool FastaBlocks::next(FastaPiece& piece) {
     return true;
 }
 
+bool FastaBlocks::take_room(FastaPiece& piece) {
+    std::unique_lock lock(mutex_);
+    changed_.wait(lock, [this] { return stop_ || inflight_.size() < depth_; });
+    if (stop_) return false;
+    piece = FastaPiece{};
+    if (!spare_.empty()) {
+        piece = std::move(spare_.back());
+        spare_.pop_back();
+    }
+    piece.residues.clear();
+    piece.offsets.assign(1, 0);
+    piece.newlines = 0;
+    piece.error = nullptr;
+    return true;
+}
+
+void FastaBlocks::put(std::future<FastaPiece> job) {
+    {
+        std::lock_guard lock(mutex_);
+        inflight_.push_back(std::move(job));
+    }
+    changed_.notify_all();
+}
+
+namespace {
+std::future<FastaPiece> ready(FastaPiece piece) {
+    std::promise<FastaPiece> p;
+    p.set_value(std::move(piece));
+    return p.get_future();
+}
+}  // namespace
+
 void FastaBlocks::cut_loop() {
     try {
-        while (!all_cut_) {
-            FastaPiece piece;
-            {
-                std::unique_lock lock(mutex_);
-                changed_.wait(lock, [this] { return stop_ || inflight_.size() < depth_; });
-                if (stop_) break;
-                if (!spare_.empty()) {
-                    piece = std::move(spare_.back());
-                    spare_.pop_back();
-                }
+        FastaPiece piece;
+        while (!all_cut_ && take_room(piece)) {
+            const uint64_t start = cut_;
+            if (!cut_block(piece.text, piece.text_size)) {
+                read_rest_serially(std::move(piece), start);
+                break;
             }
-            piece.residues.clear();
-            piece.offsets.assign(1, 0);
-            piece.newlines = 0;
-            piece.error = nullptr;
-            cut_block(piece.text, piece.text_size);
             piece.end_byte = cut_;
-            auto job = std::async(std::launch::async, parse_block, path_, std::cref(abc_), max_residues_,
-                                  std::move(piece), all_cut_ ? failure_ : std::string());
-            {
-                std::lock_guard lock(mutex_);
-                inflight_.push_back(std::move(job));
-            }
-            changed_.notify_all();
+            put(std::async(std::launch::async, parse_block, path_, std::cref(abc_), max_residues_, std::move(piece),
+                           all_cut_ ? failure_ : std::string()));
         }
     } catch (...) {
         // Out of memory or threads: the caller meets it after the pieces before it.
         FastaPiece failed;
         failed.error = std::current_exception();
-        std::promise<FastaPiece> p;
-        p.set_value(std::move(failed));
-        std::lock_guard lock(mutex_);
-        inflight_.push_back(p.get_future());
+        put(ready(std::move(failed)));
     }
     {
         std::lock_guard lock(mutex_);
@@ -178,7 +204,25 @@ void FastaBlocks::cut_loop() {
     changed_.notify_all();
 }
 
-void FastaBlocks::cut_block(std::vector<char>& text, size_t& size) {
+void FastaBlocks::read_rest_serially(FastaPiece piece, uint64_t start) {
+    std::vector<char> head(piece.text.begin(), piece.text.begin() + static_cast<std::ptrdiff_t>(piece.text_size));
+    SeqParser tail(path_, abc_, max_residues_, request_, std::move(src_), std::move(head));
+    // Lines of the tail's pieces count from the first (the caller adds the
+    // lines of the pieces before); an error's line is the tail's own.
+    uint64_t lines = 0;
+    do {
+        const uint64_t n = take_records(tail, piece, block_bytes_);
+        piece.newlines = n;
+        if (piece.error) piece.error = shifted(piece.error, -static_cast<int64_t>(lines));
+        lines += n;
+        piece.end_byte = start + tail.bytes_consumed();
+        const bool more = !piece.error && piece.residues.size() >= block_bytes_;
+        put(ready(std::move(piece)));
+        if (!more) return;
+    } while (take_room(piece));
+}
+
+bool FastaBlocks::cut_block(std::vector<char>& text, size_t& size) {
     if (text.size() < carry_.size()) text.resize(carry_.size());
     std::copy(carry_.begin(), carry_.end(), text.begin());
     size = carry_.size();
@@ -188,7 +232,7 @@ void FastaBlocks::cut_block(std::vector<char>& text, size_t& size) {
         if (src_done_) {
             cut_ = read_;
             all_cut_ = true;
-            return;
+            return true;
         }
         if (size >= block_bytes_) {
             const size_t p = last_cut(text, searched, size);
@@ -197,9 +241,10 @@ void FastaBlocks::cut_block(std::vector<char>& text, size_t& size) {
                               text.begin() + static_cast<std::ptrdiff_t>(size));
                 size = p;
                 cut_ = read_ - carry_.size();
-                return;
+                return true;
             }
             searched = std::max<size_t>(size, 1);
+            if (size >= oversize_) return false;  // one record, and a long one
         }
         if (text.size() < size + request_) text.resize(std::max(size + request_, text.size() + text.size() / 2));
         const std::ptrdiff_t got = src_->read(text.data() + size, request_);

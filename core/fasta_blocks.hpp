@@ -67,7 +67,16 @@ private:
     void cut_loop();
     // Puts the next block (whole records, or the rest of the input) into
     // text[0, size). The buffer only grows, so reading never zero-fills it.
-    void cut_block(std::vector<char>& text, size_t& size);
+    // False when text[0, size) is one record of oversize_ bytes and more.
+    bool cut_block(std::vector<char>& text, size_t& size);
+    // After such a record (its text in piece.text, from stream offset
+    // `start`), the rest of the input goes through one SeqParser on the
+    // cutter thread, a piece per block_bytes_ residues, so that memory stays
+    // that of one parser instead of a block holding a whole genome's text.
+    void read_rest_serially(FastaPiece piece, uint64_t start);
+    // Waits for room in flight, then gives `piece` a spare's buffers; false on stop_.
+    bool take_room(FastaPiece& piece);
+    void put(std::future<FastaPiece> job);
 
     std::string path_;
     const Alphabet& abc_;
@@ -78,6 +87,7 @@ private:
     std::unique_ptr<ByteSource> src_;
     size_t request_;            // bytes asked of src_ at a time (SeqParser's)
     size_t block_bytes_;
+    size_t oversize_;           // a block this long without a cut: read the rest serially
     std::vector<char> carry_;   // text read past the last cut
     bool src_done_ = false;     // the end of the input, or a failed read, was met
     bool all_cut_ = false;      // the last block is in flight

@@ -561,6 +561,45 @@ TEST_CASE("tiny read blocks: records and lines split across reads") {
     }
 }
 
+TEST_CASE("parsing threads: after a record longer than 16 blocks, one parser reads the rest alike") {
+    t::TempDir dir;
+    std::vector<Record> expect;
+    std::string text = random_fasta(expect, 30);
+    const std::string big = t::random_text("ACDEFGHIKLMNPQRSTVWY", 20000);
+    text += ">big one\n" + big + "\n";
+    expect.push_back({"big", "one", digitize(big)});
+    std::vector<Record> more;
+    text += random_fasta(more, 30);
+    expect.insert(expect.end(), more.begin(), more.end());
+    const auto p = dir.write("big.fa", text).string();
+    const auto bad = dir.write("big-bad.fa", text + ">late\nAC#D\n").string();
+    const uint64_t bad_line = static_cast<uint64_t>(std::count(text.begin(), text.end(), '\n')) + 2;
+    for (size_t block : {100, 300, 1000}) {
+        CAPTURE(block);
+        SeqReaderOptions one, many;
+        one.batch_records = many.batch_records = 7;
+        one.read_block_bytes = many.read_block_bytes = 64;  // the text arrives a little at a time
+        many.parse_threads = 3;
+        many.parse_block_bytes = block;  // the 20,000-residue record is more than 16 blocks
+        const auto want = read_batches(p, one);
+        CHECK(read_batches(p, many) == want);
+        SeqReader reader(p, Alphabet::amino(), many);
+        SeqBatch b;
+        while (reader.next(b)) {}
+        CHECK(reader.bytes_read() == text.size());
+        for (const auto* opt : {&one, &many}) {
+            try {
+                (void)read_batches(bad, *opt);
+                FAIL("no error");
+            } catch (const InputError& e) {
+                CHECK(e.line() == bad_line);
+                CHECK(e.message() == "illegal character '#' in sequence \"late\"");
+            }
+        }
+    }
+    CHECK(read_all(p) == expect);
+}
+
 TEST_CASE("errors after good batches: batches first, then the error, then the end") {
     t::TempDir dir;
     std::string text;
