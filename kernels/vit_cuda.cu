@@ -155,6 +155,11 @@ const Vit16Variant kVit16Variants[] = {
     {32, 14, vit16_kernel<32, 14, false, false>, vit16_kernel<32, 14, false, true>},
     {32, 16, vit16_kernel<32, 16, false, false>, vit16_kernel<32, 16, false, true>},
     {32, 18, vit16_kernel<32, 18, false, false>, vit16_kernel<32, 18, false, true>},
+    // Past 2*32*18 = 1152 nodes, one tile still beats two when the D-side
+    // transitions come from L1 (registers would spill).
+    {32, 20, vit16_kernel<32, 20, true, false>, vit16_kernel<32, 20, true, true>},
+    {32, 22, vit16_kernel<32, 22, true, false>, vit16_kernel<32, 22, true, true>},
+    {32, 24, vit16_kernel<32, 24, true, false>, vit16_kernel<32, 24, true, true>},
 };
 
 std::string variant16_name(const Vit16Variant& v) {
@@ -164,12 +169,15 @@ std::string variant16_name(const Vit16Variant& v) {
 // Kernel time per target row, in units measured on an H200 (bench_vit_gpu
 // "variants", docs/vit-cuda.md): G x c(S) for one tile, where c(S) steps up
 // where registers cost an SM a block (past S = 12; S = 12 reads half its
-// transitions from L1 to stay below it); a tiled model pays ~2.4 c(S) + 0.8
-// per tile for its scratch traffic and word reloads, and only G = 32 tiles.
+// transitions from L1 to stay below it, and so do S = 20-24, which would
+// spill); a tiled model pays ~2.4 c(S) + 0.8 per tile for its scratch
+// traffic and word reloads (10-15% more past S = 16), and only G = 32 tiles.
 double cost16(const Vit16Variant& v, int ntiles) {
-    // c(S) for S = 6..18, measured for every stripe that has an instance.
-    static const double c[] = {0.71, 0.77, 0.82, 0.96, 1.00, 1.06, 1.14, 1.48, 1.48, 1.58, 1.62, 1.69, 1.66};
-    const double cs = c[std::clamp(v.S, 6, 18) - 6];
+    // c(S) for S = 6..24, measured for every stripe that has an instance
+    // (S = 19, 21, 23 have none: interpolated).
+    static const double c[] = {0.71, 0.77, 0.82, 0.96, 1.00, 1.06, 1.14, 1.48, 1.48, 1.58,
+                               1.62, 1.69, 1.66, 1.84, 2.01, 2.21, 2.40, 2.55, 2.69};
+    const double cs = c[std::clamp(v.S, 6, 24) - 6];
     return v.G * (ntiles > 1 ? (2.4 * cs + 0.8) * ntiles : cs);
 }
 
