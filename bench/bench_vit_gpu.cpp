@@ -1,10 +1,14 @@
 // Benchmark of the CUDA Viterbi-filter engine: random realistic-shaped models
 // (M = 86, 260, 1142 by default) against a synthetic protein database; reports
 // TCUPS = M x residues / kernel seconds (CUDA events, median of the reps) and
-// checks a sample of targets against vit_reference. Also prints the DPX probe.
+// checks a sample of targets against vit_reference. The peer, timed in the
+// same run: the optimized CPU engine on all cores, over the database's first
+// 2e7 residues (wall time of score(); its results must equal the GPU's), and
+// the GPU's ratio to it. Also prints the DPX probe.
 //   bench_vit_gpu [residues=2e8] [models=86,260,1142] [reps=3] [devices=0|all|0,1] [variants]
 // "variants" also times every kernel instance once per model.
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <random>
@@ -17,6 +21,7 @@
 #include "core/hmm.hpp"
 #include "core/profile.hpp"
 #include "core/seq_batch.hpp"
+#include "core/vit_engine.hpp"
 #include "core/vit_profile.hpp"
 #include "core/vit_reference.hpp"
 
@@ -103,8 +108,19 @@ int main(int argc, char** argv) {
     std::vector<uint32_t> all(db.size());
     for (uint32_t i = 0; i < all.size(); ++i) all[i] = i;
     std::vector<uint32_t> out(db.size());
+    // The CPU peer's share: the first targets, 2e7 residues' worth.
+    SeqBatch head;
+    for (size_t t = 0; t < db.size() && head.total_residues() < 20000000; ++t) {
+        const auto s = db.seq(t);
+        head.residues.insert(head.residues.end(), s.begin(), s.end());
+        head.close_record(db.names[t], "");
+    }
+    auto cpu = make_vit_cpu_engine(0);
+    cpu->load_targets(head);
+    std::vector<uint32_t> head_all(head.size()), head_out(head.size());
+    for (uint32_t i = 0; i < head_all.size(); ++i) head_all[i] = i;
     int status = 0;
-    std::printf("M      variant(s)               tiles  targets   16-bit    residues     cells        kernel_ms(median)  TCUPS   checked  mismatches\n");
+    std::printf("M      variant(s)               tiles  targets   16-bit    residues     cells        kernel_ms(median)  TCUPS   checked  mismatches  GCUPS_cpu  ratio\n");
     for (int M : models) {
         const VitWordProfile wp = build_vit_profile(build_profile(bench_hmm(M)));
         std::vector<double> ms;
@@ -121,11 +137,18 @@ int main(int argc, char** argv) {
             if (vit_reference(wp, db.seq(t)) != out[t]) {
                 if (++bad <= 3) std::printf("MISMATCH M=%d target %zu: got %u\n", M, t, out[t]);
             }
+        const auto c0 = std::chrono::steady_clock::now();
+        cpu->score(wp, head_all, head_out);
+        const double cpu_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - c0).count();
+        const double cpu_gcups = static_cast<double>(M) * static_cast<double>(head.total_residues()) / cpu_s / 1e9;
+        for (size_t t = 0; t < head.size(); ++t)
+            if (head_out[t] != out[t] && ++bad <= 3) std::printf("MISMATCH M=%d target %zu: GPU %u, CPU engine %u\n", M, t, out[t], head_out[t]);
         if (bad) status = 1;
-        std::printf("%-6d %-24s %-6d %-9llu %-9llu %-12llu %-12.4g %-18.2f %-7.3f %-8d %d\n", M,
+        const double tcups = cells / (med * 1e-3) / 1e12;
+        std::printf("%-6d %-24s %-6d %-9llu %-9llu %-12llu %-12.4g %-18.2f %-7.3f %-8d %-11d %-10.1f %.0f\n", M,
                     used_variants(st).c_str(), std::max(st.tiles, st.tiles16), static_cast<unsigned long long>(st.targets),
                     static_cast<unsigned long long>(st.targets16), static_cast<unsigned long long>(st.residues), cells,
-                    med, cells / (med * 1e-3) / 1e12, checked, bad);
+                    med, tcups, checked, bad, cpu_gcups, tcups * 1e3 / cpu_gcups);
         if (!all_variants) continue;
         // Every instance once (tiled where narrower than M), to set the dispatcher from data.
         for (const std::string& name : vit_cuda_variants()) {
