@@ -77,6 +77,13 @@ FastaPiece parse_block(const std::string& path, const Alphabet& abc, uint64_t ma
     return piece;
 }
 
+// A piece made on the cutter thread, as a future like the parsed ones.
+std::future<FastaPiece> ready(FastaPiece piece) {
+    std::promise<FastaPiece> p;
+    p.set_value(std::move(piece));
+    return p.get_future();
+}
+
 // `e` with an InputError's line moved by `lines`.
 std::exception_ptr shifted(const std::exception_ptr& e, int64_t lines) {
     try {
@@ -169,14 +176,6 @@ void FastaBlocks::put(std::future<FastaPiece> job) {
     }
     changed_.notify_all();
 }
-
-namespace {
-std::future<FastaPiece> ready(FastaPiece piece) {
-    std::promise<FastaPiece> p;
-    p.set_value(std::move(piece));
-    return p.get_future();
-}
-}  // namespace
 
 void FastaBlocks::cut_loop() {
     try {
