@@ -184,17 +184,14 @@ int run(int argc, char** argv) {
     auto msv_engine = make_msv_cpu_engine(common.threads);  // rescoring streamed candidates
     std::unique_ptr<VitEngine> vit_engine;
     std::unique_ptr<MsvEngine> msv_full;
-    // While the CUDA driver starts (0.1-0.5 s on the H200 host), a chunk whose
-    // MSV work the CPU engine finishes in about 0.1 s (at ~40 GCUPS a core,
-    // measured there) goes to the CPU engines instead of waiting: the results
-    // are the same, and a small search may be done before the GPU would have
-    // begun. Only with --device auto, and only with --msv (the candidate
-    // stream's chunks are small anyway).
+    // While the CUDA driver starts, small chunks go to the CPU engines
+    // (cpu_finishes_quickly); only with --msv: the candidate stream's chunks
+    // are small anyway.
     const bool cpu_while_starting = inline_msv && common.device == "auto";
     uint64_t sum_m = 0;
     for (const auto& m : models) sum_m += static_cast<uint64_t>(m.msv.hmm.M);
     const auto quick_on_cpu = [&](const SeqBatch& c) {
-        return sum_m * c.total_residues() <= uint64_t{4'000'000'000} * common.threads;
+        return cpu_finishes_quickly(sum_m * c.total_residues(), common.threads);
     };
     std::unique_ptr<VitEngine> cpu_vit;  // made when a chunk first takes the CPU
     uint64_t cpu_chunks = 0;
