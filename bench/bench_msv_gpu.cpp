@@ -17,6 +17,7 @@
 #include <thread>
 #include <vector>
 
+#include "bench/bench_support.hpp"
 #include "core/device.hpp"
 #include "core/hmmer_units.hpp"
 #include "core/msv_engine.hpp"
@@ -134,13 +135,7 @@ int main(int argc, char** argv) {
 
     std::mt19937_64 g(seed ^ 0x5bd1e995);
     std::vector<uint16_t> out(db.size());
-    // The CPU peer's share: the first targets, 1e8 residues' worth.
-    SeqBatch head;
-    for (size_t t = 0; t < db.size() && head.total_residues() < 100000000; ++t) {
-        const auto sq = db.seq(t);
-        head.residues.insert(head.residues.end(), sq.begin(), sq.end());
-        head.close_record(db.names[t], "");
-    }
+    const SeqBatch head = bench::leading_records(db, 100000000);  // the CPU peer's share
     auto cpu = make_msv_cpu_engine(0);
     cpu->load_targets(head);
     std::vector<uint16_t> head_out(head.size());

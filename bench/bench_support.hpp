@@ -29,6 +29,18 @@ double best_seconds(int repeats, F&& f) {
     return best;
 }
 
+// The first records of `db` that hold `residues` residues (one more record
+// at most): the share a benchmark times its CPU peer on.
+inline SeqBatch leading_records(const SeqBatch& db, uint64_t residues) {
+    SeqBatch head;
+    for (size_t t = 0; t < db.size() && head.total_residues() < residues; ++t) {
+        const auto s = db.seq(t);
+        head.residues.insert(head.residues.end(), s.begin(), s.end());
+        head.close_record(db.names[t], "");
+    }
+    return head;
+}
+
 // Random canonical protein (codes 0..19) in records of min_len..max_len
 // residues, until at least `residues` residues.
 inline SeqBatch random_protein(uint64_t residues, int min_len, int max_len, std::mt19937_64& g) {

@@ -108,13 +108,7 @@ int main(int argc, char** argv) {
     std::vector<uint32_t> all(db.size());
     for (uint32_t i = 0; i < all.size(); ++i) all[i] = i;
     std::vector<uint32_t> out(db.size());
-    // The CPU peer's share: the first targets, 2e7 residues' worth.
-    SeqBatch head;
-    for (size_t t = 0; t < db.size() && head.total_residues() < 20000000; ++t) {
-        const auto s = db.seq(t);
-        head.residues.insert(head.residues.end(), s.begin(), s.end());
-        head.close_record(db.names[t], "");
-    }
+    const SeqBatch head = bench::leading_records(db, 20000000);  // the CPU peer's share
     auto cpu = make_vit_cpu_engine(0);
     cpu->load_targets(head);
     std::vector<uint32_t> head_all(head.size()), head_out(head.size());

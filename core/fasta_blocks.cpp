@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "core/errors.hpp"
+#include "core/seq_batch.hpp"
 #include "core/seq_parser.hpp"
 
 namespace warpdp {
@@ -36,9 +37,8 @@ size_t last_cut(const std::vector<char>& text, size_t from, size_t end) {
 
 // Moves records from `parser` into `piece` until the input ends, an error
 // (kept in piece.error), or `residues` residues are in; returns the newlines
-// the parser went past. The piece's strings from its last use are swapped in
-// and written over, so that their buffers are reused, not freed and
-// allocated again.
+// the parser went past. The piece's strings from its last use are reused
+// (put_strings).
 uint64_t take_records(SeqParser& parser, FastaPiece& piece, size_t residues) {
     const uint64_t line0 = parser.line();
     std::string name, desc;
@@ -46,14 +46,7 @@ uint64_t take_records(SeqParser& parser, FastaPiece& piece, size_t residues) {
     try {
         while (piece.residues.size() < residues && parser.next(piece.residues, name, desc)) {
             piece.offsets.push_back(piece.residues.size());
-            if (n < piece.names.size()) {
-                piece.names[n].swap(name);
-                piece.descs[n].swap(desc);
-            } else {
-                piece.names.push_back(std::move(name));
-                piece.descs.push_back(std::move(desc));
-            }
-            ++n;
+            put_strings(piece.names, piece.descs, n++, name, desc);
         }
     } catch (...) {
         piece.residues.resize(piece.offsets.back());

@@ -7,9 +7,25 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace warpdp {
+
+// Puts `name` and `desc` at position n of names / descs, which may hold
+// strings from an earlier use: those are swapped out into name / desc (so
+// their buffers are written over next time instead of freed and allocated
+// again), or the vectors grow by one. Readers fill batches this way.
+inline void put_strings(std::vector<std::string>& names, std::vector<std::string>& descs, size_t n,
+                        std::string& name, std::string& desc) {
+    if (n < names.size()) {
+        names[n].swap(name);
+        descs[n].swap(desc);
+    } else {
+        names.push_back(std::move(name));
+        descs.push_back(std::move(desc));
+    }
+}
 
 struct SeqBatch {
     uint64_t first_index = 0;          // 0-based record number of record 0 in its file

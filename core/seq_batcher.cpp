@@ -50,18 +50,11 @@ bool SeqBatcher::fill(SeqBatch& batch) {
     batch.residues.clear();
     batch.offsets.assign(1, 0);
     batch.first_index = next_index_;
-    // Closes a record whose residues end at `end` in batch.residues. Its
-    // strings are swapped in: the source takes the batch's old ones, capacity and all.
+    // Closes a record whose residues end at `end` in batch.residues; its
+    // strings are swapped in (put_strings).
     const auto close = [&](std::string& name, std::string& desc, uint64_t end) {
-        if (n < batch.names.size()) {
-            batch.names[n].swap(name);
-            batch.descs[n].swap(desc);
-        } else {
-            batch.names.push_back(std::move(name));
-            batch.descs.push_back(std::move(desc));
-        }
+        put_strings(batch.names, batch.descs, n++, name, desc);
         batch.offsets.push_back(end);
-        ++n;
     };
     const auto finish = [&] {
         batch.names.resize(n);

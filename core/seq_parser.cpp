@@ -44,38 +44,34 @@ std::string quote_byte(unsigned char c) {
 }
 
 SeqParser::SeqParser(const std::string& path, const Alphabet& abc, uint64_t max_residues,
-                     size_t block_bytes)
+                     std::unique_ptr<ByteSource> source, std::vector<char> buf, size_t end, std::string failure)
     : path_(path),
-      src_(std::make_unique<ByteSource>(path)),
+      src_(std::move(source)),
+      failure_(std::move(failure)),
       max_residues_(max_residues),
       map_(reading_map(abc)),
       letters_(map_),
-      buf_(std::max<size_t>(block_bytes, 1)) {}
+      buf_(std::move(buf)) {
+    if (end == kWholeBuffer) end = buf_.size();
+    if (end > buf_.size()) throw InternalError("SeqParser: text size past its buffer");
+    end_ = end;
+}
+
+SeqParser::SeqParser(const std::string& path, const Alphabet& abc, uint64_t max_residues,
+                     size_t block_bytes)
+    : SeqParser(path, abc, max_residues, std::make_unique<ByteSource>(path),
+                std::vector<char>(std::max<size_t>(block_bytes, 1)), 0, {}) {}
 
 SeqParser::SeqParser(const std::string& path, const Alphabet& abc, uint64_t max_residues, size_t block_bytes,
                      std::unique_ptr<ByteSource> source, std::vector<char> head)
-    : path_(path),
-      src_(std::move(source)),
-      max_residues_(max_residues),
-      map_(reading_map(abc)),
-      letters_(map_),
-      buf_(std::move(head)) {
-    end_ = buf_.size();
+    : SeqParser(path, abc, max_residues, std::move(source), std::move(head), kWholeBuffer, {}) {
     eof_ = end_ == 0;  // the head read is the first request: empty only at the end
     buf_.resize(std::max<size_t>({buf_.size(), block_bytes, 1}));
 }
 
 SeqParser::SeqParser(const std::string& path, const Alphabet& abc, uint64_t max_residues, std::vector<char> text,
                      size_t size, std::string failure)
-    : path_(path),
-      failure_(std::move(failure)),
-      max_residues_(max_residues),
-      map_(reading_map(abc)),
-      letters_(map_),
-      buf_(std::move(text)) {
-    if (size > buf_.size()) throw InternalError("SeqParser: text size past its buffer");
-    end_ = size;
-}
+    : SeqParser(path, abc, max_residues, nullptr, std::move(text), size, std::move(failure)) {}
 
 bool SeqParser::starts_fasta(const std::vector<char>& head) {
     const auto first = std::find_if(head.begin(), head.end(), [](char c) { return !is_space(c); });

@@ -55,6 +55,12 @@ public:
 
 private:
     enum class Format { unknown, fasta, fastq, none };
+    static constexpr size_t kWholeBuffer = static_cast<size_t>(-1);
+
+    // What the public constructors share: bytes buf[0, end) are unread
+    // (kWholeBuffer: all of buf), the rest comes from `source` if any.
+    SeqParser(const std::string& path, const Alphabet& abc, uint64_t max_residues,
+              std::unique_ptr<ByteSource> source, std::vector<char> buf, size_t end, std::string failure);
 
     bool next_fasta(std::vector<uint8_t>& residues, std::string& name, std::string& desc);
     bool next_fastq(std::vector<uint8_t>& residues, std::string& name, std::string& desc);
