@@ -14,7 +14,6 @@
 namespace warpdp {
 namespace {
 constexpr uint64_t kMaxReserve = uint64_t{1} << 30;
-
 }  // namespace
 
 SeqBatcher::SeqBatcher(const std::string& path, const Alphabet& abc, const SeqReaderOptions& opt)

@@ -12,7 +12,6 @@
 #include <cstdint>
 #include <cstring>
 #include <memory>
-#include <numeric>
 #include <thread>
 #include <vector>
 
@@ -23,7 +22,6 @@
 
 namespace warpdp::cuda {
 
-// parts[d] = input indices of the targets device slot d holds, longest first.
 // Target indices by length, longest first, ties in input order. A chunk holds
 // ~10^5-10^6 targets: a counting sort (lengths of 2^16 and more share the top
 // bucket, sorted apart) instead of a comparison sort that cost 30 ms a chunk.
@@ -41,6 +39,7 @@ inline std::vector<uint32_t> longest_first(const SeqBatch& targets) {
     return order;
 }
 
+// parts[d] = input indices of the targets device slot d holds, longest first.
 inline std::vector<std::vector<uint32_t>> split_longest_first(const SeqBatch& targets, size_t slots) {
     const std::vector<uint32_t> order = longest_first(targets);
     std::vector<std::vector<uint32_t>> parts(slots);
