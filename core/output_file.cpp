@@ -6,6 +6,7 @@
 #include <cstring>
 #include <filesystem>
 
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -14,6 +15,18 @@
 namespace warpdp {
 
 void ignore_sigpipe() { std::signal(SIGPIPE, SIG_IGN); }
+
+void finish_stdout() {
+    if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
+        const int err = errno;
+        if (err == EPIPE) throw BrokenPipe();
+        throw ResourceError(std::string("stdout: write failed: ") + std::strerror(err));
+    }
+    const int null_fd = ::open("/dev/null", O_WRONLY);
+    if (null_fd < 0) return;  // stdout stays open: the reader only waits a little longer
+    ::dup2(null_fd, STDOUT_FILENO);
+    ::close(null_fd);
+}
 
 OutputFile::OutputFile(const std::string& path) : path_(path) {
     if (path.empty() || path == "-") {

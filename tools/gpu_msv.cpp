@@ -104,9 +104,11 @@ int run(int argc, char** argv) {
 
     const auto models = load_models(a.hmm, common.quiet);
     if (models.empty()) throw InputError(a.hmm, 0, "no HMM found");
+    uint64_t sum_m = 0;
+    for (const auto& m : models) sum_m += static_cast<uint64_t>(m.bytes.M);
     SeqReaderOptions ropt;
     if (a.chunk_residues) ropt.batch_residues = a.chunk_residues;
-    else ropt.batch_residues = uint64_t{1} << 27;  // the reader parses the next chunk meanwhile
+    else ropt.batch_residues = chunk_residues_for(sum_m);  // the reader parses the next chunk meanwhile
     ropt.batch_records = static_cast<size_t>(ropt.batch_residues / 16 + 1024);
     ropt.parse_threads = common.threads;  // the same records for any number
     // Starting the CUDA driver, listing the GPUs (resolve_device) and creating
@@ -140,8 +142,6 @@ int run(int argc, char** argv) {
     // While the CUDA driver starts, small chunks go to the CPU engine
     // (cpu_finishes_quickly); cells and engine time count the main engine's
     // chunks only, so GCUPS stays that engine's.
-    uint64_t sum_m = 0;
-    for (const auto& m : models) sum_m += static_cast<uint64_t>(m.bytes.M);
     std::unique_ptr<MsvEngine> cpu_engine;
     uint64_t cpu_chunks = 0;
     // Wall time by stage: waiting for the reader, loading chunks into the
@@ -243,6 +243,7 @@ int run(int argc, char** argv) {
         sf.write(stats.dump(2) + "\n");
         sf.commit();
     }
+    finish_stdout();  // gpu-viterbi reading our rows goes on while the engines are freed
     return 0;
 }
 

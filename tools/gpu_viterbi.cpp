@@ -28,6 +28,7 @@
 #include "core/msv_model.hpp"
 #include "core/output_file.hpp"
 #include "core/parallel.hpp"
+#include "core/survivors_file.hpp"
 #include "core/record_writer.hpp"
 #include "core/seq_reader.hpp"
 #include "core/tool_main.hpp"
@@ -70,21 +71,6 @@ struct CandidateCursor {
 const std::vector<std::string> kColumns{"model", "model_acc", "target", "target_len",
                                         "vit_bits", "vit_pvalue", "skipped", "passed"};
 
-void write_fasta_record(OutputFile& out, const SeqBatch& b, size_t t) {
-    const auto& abc = Alphabet::amino();
-    std::string s = ">" + b.names[t];
-    if (!b.descs[t].empty()) s += " " + b.descs[t];
-    s += '\n';
-    const auto seq = b.seq(t);
-    for (size_t i = 0; i < seq.size(); ++i) {
-        // Gaps are written as '.', which hmmsearch's FASTA reader accepts ('-' it rejects).
-        s += seq[i] == abc.gap_code() ? '.' : abc.symbol(seq[i]);
-        if ((i + 1) % 60 == 0 || i + 1 == seq.size()) s += '\n';
-    }
-    if (seq.empty()) s += '\n';
-    out.write(s);
-}
-
 // A sub-batch holding the residues of targets `which` of `b` (no names: it
 // only feeds an engine), for scoring candidates only.
 SeqBatch gather(const SeqBatch& b, const std::vector<uint32_t>& which) {
@@ -108,6 +94,7 @@ int run(int argc, char** argv) {
             "HMMER 3.3.2 Viterbi filter and pipeline rule (hmmsearch-identical) on GPU or CPU.");
     std::string hmm_path, db_path, cand_path, surv_path, stats_path;
     double F2 = 1e-3, F1 = 0.02;
+    size_t spread = 0;
     bool all = false, inline_msv = false, nobias = false;
     cli.tool_options().add_options()
         ("hmm", po::value<std::string>(&hmm_path)->required(), "profile HMM file (the one gpu-msv used)")
@@ -119,6 +106,9 @@ int run(int argc, char** argv) {
         ("nobias", po::bool_switch(&nobias), "with --msv: turn off the composition bias filter")
         ("all", po::bool_switch(&all), "a row for every candidate (every target without --candidates)")
         ("survivors", po::value<std::string>(&surv_path), "write the passing targets (each once, database order) as FASTA")
+        ("spread", po::value<size_t>(&spread)->default_value(0),
+         "for a final hmmsearch: cut each model's survivors into about N runs of equal expected work, each "
+         "topped up to 1,000 records with empty ones (hmmsearch skips them), so its threads share the work; 0: off")
         ("stats", po::value<std::string>(&stats_path), "also write the run summary as JSON to FILE");
     if (!cli.parse(argc, argv)) return 0;
     const auto& common = cli.common();
@@ -130,6 +120,7 @@ int run(int argc, char** argv) {
     if (!inline_msv && (cli.vm()["F1"].defaulted() == false || nobias))
         throw UsageError("--F1 and --nobias go with --msv (with --candidates, gpu-msv applied them)");
     if (cand_path == "-" && db_path == "-") throw UsageError("--candidates and --db cannot both be stdin");
+    if (spread > 0 && surv_path.empty()) throw UsageError("--spread goes with --survivors");
 
     std::vector<Model> models;
     std::map<std::string, size_t> by_name;
@@ -162,7 +153,9 @@ int run(int argc, char** argv) {
     // the contexts take a good part of a second: done off this thread while
     // the reader parses the first chunk. `dev` is read only after the get().
     SeqReaderOptions ropt;
-    ropt.batch_residues = uint64_t{1} << 27;
+    uint64_t sum_m = 0;
+    for (const auto& m : models) sum_m += static_cast<uint64_t>(m.msv.hmm.M);
+    ropt.batch_residues = chunk_residues_for(sum_m);
     ropt.parse_threads = common.threads;  // the same records for any number
     SeqReader reader(db_path, Alphabet::amino(), ropt);
     DeviceChoice dev;
@@ -188,16 +181,20 @@ int run(int argc, char** argv) {
     // (cpu_finishes_quickly); only with --msv: the candidate stream's chunks
     // are small anyway.
     const bool cpu_while_starting = inline_msv && common.device == "auto";
-    uint64_t sum_m = 0;
-    for (const auto& m : models) sum_m += static_cast<uint64_t>(m.msv.hmm.M);
     const auto quick_on_cpu = [&](const SeqBatch& c) {
         return cpu_finishes_quickly(sum_m * c.total_residues(), common.threads);
     };
     std::unique_ptr<VitEngine> cpu_vit;  // made when a chunk first takes the CPU
     uint64_t cpu_chunks = 0;
 
-    std::unique_ptr<OutputFile> survivors;
-    if (!surv_path.empty()) survivors = std::make_unique<OutputFile>(surv_path);
+    std::unique_ptr<SurvivorsFile> survivors;
+    if (!surv_path.empty()) survivors = std::make_unique<SurvivorsFile>(surv_path, spread);
+    // (chunk index, model, expected hmmsearch work) of each passing pair of a chunk.
+    struct PassWork {
+        uint32_t t;
+        SurvivorsFile::ModelWork w;
+    };
+    std::vector<PassWork> pass_work;
 
     // Only the names of targets that make a row are kept (a database of 10^8
     // targets would otherwise hold all its names until the end).
@@ -239,7 +236,7 @@ int run(int argc, char** argv) {
             }
         }
         w0 = clock::now();
-        std::vector<bool> surviving(chunk.size(), false);
+        pass_work.clear();
         // Each model's candidates in this chunk, in database order, with their
         // exact MSV/bias verdicts (filtersc and the bias-corrected P-value
         // decide the pipeline rule below).
@@ -324,6 +321,7 @@ int run(int argc, char** argv) {
                     if (!vit_filter_needed(v, F2)) {
                         r.skipped = r.passed = true;
                         ++tally[mi].skipped;
+                        pass_work.push_back({t, {static_cast<uint32_t>(mi), hmmsearch_work(r.length, m.msv.hmm.M, v.bias_p)}});
                     } else {
                         which.push_back(t);
                         filtersc.push_back(v.filtersc);
@@ -354,14 +352,14 @@ int run(int argc, char** argv) {
                 chunk_rows[r].bits = v.bits;
                 chunk_rows[r].pvalue = v.p;
                 chunk_rows[r].passed = v.pass;
+                if (v.pass)
+                    pass_work.push_back(
+                        {which[j], {static_cast<uint32_t>(mi), hmmsearch_work(chunk.length(which[j]), m.msv.hmm.M, v.p)}});
                 cells += static_cast<uint64_t>(m.vit.words.M) * chunk.length(which[j]);
             }
             tally[mi].computed += which.size();
             for (auto& r : chunk_rows) {
-                if (r.passed) {
-                    ++tally[mi].passed;
-                    surviving[static_cast<size_t>(r.target - chunk.first_index)] = true;
-                }
+                if (r.passed) ++tally[mi].passed;
                 if (r.passed || all) {
                     r.name = chunk.names[static_cast<size_t>(r.target - chunk.first_index)];
                     rows[mi].push_back(std::move(r));
@@ -370,9 +368,17 @@ int run(int argc, char** argv) {
         }
         vit_s += since(w0);
         w0 = clock::now();
-        if (survivors)
-            for (size_t t = 0; t < chunk.size(); ++t)
-                if (surviving[t]) write_fasta_record(*survivors, chunk, t);
+        if (survivors) {
+            std::stable_sort(pass_work.begin(), pass_work.end(),
+                             [](const PassWork& a, const PassWork& b) { return a.t < b.t; });
+            std::vector<SurvivorsFile::ModelWork> work;
+            for (size_t i = 0; i < pass_work.size();) {
+                const uint32_t t = pass_work[i].t;
+                work.clear();
+                for (; i < pass_work.size() && pass_work[i].t == t; ++i) work.push_back(pass_work[i].w);
+                survivors->add(chunk, t, work);
+            }
+        }
         write_s += since(w0);
         residues += chunk.total_residues();
         ntargets += chunk.size();
@@ -442,6 +448,7 @@ int run(int argc, char** argv) {
         sf.write(stats.dump(2) + "\n");
         sf.commit();
     }
+    finish_stdout();  // a pipeline waiting on our stdout goes on while the engines are freed
     return 0;
 }
 

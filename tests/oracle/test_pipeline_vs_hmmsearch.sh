@@ -31,7 +31,11 @@ run_case() {  # model-file options...
     check_eq "$what domtblout" "$(grep -v '^#' "$tmp/g.dom" | md5sum)" "$(grep -v '^#' "$tmp/h.dom" | md5sum)"
     check_eq "$what main output" "$(main_output "$tmp/g.out" | md5sum)" "$(main_output "$tmp/h.out" | md5sum)"
     check_eq "$what has hits" "$(grep -vc '^#' "$tmp/h.tbl" | awk '{ print ($1 > 0) }')" 1
-    checks=$((checks + 4))
+    # The headers name the user's model file (several models are searched
+    # by one run each, their outputs stitched).
+    check_eq "$what header names the models" "$(grep '^# query HMM file:' "$tmp/g.out" | awk '{ print $NF }')" "$hmm"
+    check_eq "$what tblout names the models" "$(grep '^# Query file:' "$tmp/g.tbl" | awk '{ print $NF }')" "$hmm"
+    checks=$((checks + 6))
 }
 run_case "$tmp/three.hmm"
 run_case "$tmp/three.hmm" --F1 0.05 --F2 0.01

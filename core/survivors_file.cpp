@@ -1,0 +1,174 @@
+// SurvivorsFile: the survivors' FASTA, spread into hmmsearch blocks on request.
+#include "core/survivors_file.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+
+#include <unistd.h>
+
+#include "core/alphabet.hpp"
+#include "core/errors.hpp"
+
+namespace warpdp {
+
+double hmmsearch_work(uint64_t L, int M, double p) {
+    const double cells = static_cast<double>(L) * M;
+    return p <= 1e-5 ? 10 * cells : cells;
+}
+
+std::vector<size_t> spread_runs(std::span<const uint64_t> residues, std::span<const double> work, size_t runs) {
+    if (residues.size() != work.size()) throw InternalError("spread_runs: residues and work differ in size");
+    const size_t n = residues.size();
+    std::vector<size_t> starts;
+    if (n == 0) return starts;
+    starts.push_back(0);
+    const bool by_work = runs > 1 && n < runs * kHmmsearchBlockRecords;
+    double total = 0;
+    for (double w : work) total += w;
+    const bool counted = !(total > 0);  // no work known: every survivor weighs the same
+    if (counted) total = static_cast<double>(n);
+    const double share = by_work ? total / static_cast<double>(runs) : 0;
+    double done = 0;
+    size_t next_mark = 1;  // the run ends once `done` reaches next_mark x share
+    size_t records = 0;
+    uint64_t res = 0;
+    for (size_t i = 0; i + 1 < n; ++i) {
+        ++records;
+        res += residues[i];
+        done += counted ? 1.0 : work[i];
+        bool cut = records == kHmmsearchBlockRecords || res >= kHmmsearchBlockResidues;
+        if (share > 0 && next_mark < runs && done >= static_cast<double>(next_mark) * share) {
+            cut = true;
+            // One heavy survivor may pass several marks: one run ends here.
+            while (next_mark < runs && done >= static_cast<double>(next_mark) * share) ++next_mark;
+        }
+        if (cut) {
+            starts.push_back(i + 1);
+            records = 0;
+            res = 0;
+        }
+    }
+    return starts;
+}
+
+size_t spread_fillers(size_t records, uint64_t residues) {
+    if (records >= kHmmsearchBlockRecords || residues >= kHmmsearchBlockResidues) return 0;
+    return kHmmsearchBlockRecords - records;
+}
+
+void format_fasta_record(const SeqBatch& b, size_t t, std::string& text) {
+    const auto& abc = Alphabet::amino();
+    text.clear();
+    text += '>';
+    text += b.names[t];
+    if (!b.descs[t].empty()) {
+        text += ' ';
+        text += b.descs[t];
+    }
+    text += '\n';
+    const auto seq = b.seq(t);
+    for (size_t i = 0; i < seq.size(); ++i) {
+        text += seq[i] == abc.gap_code() ? '.' : abc.symbol(seq[i]);
+        if ((i + 1) % 60 == 0 || i + 1 == seq.size()) text += '\n';
+    }
+    if (seq.empty()) text += '\n';
+}
+
+namespace {
+
+// An anonymous scratch file (unlinked at once), beside `near` when that
+// directory takes one (the output's file system has room for the output),
+// else in $TMPDIR or /tmp.
+std::FILE* open_spill(const std::string& near) {
+    std::vector<std::string> dirs;
+    if (!near.empty() && near != "-") {
+        const auto parent = std::filesystem::path(near).parent_path();
+        dirs.push_back(parent.empty() ? "." : parent.string());
+    }
+    if (const char* t = std::getenv("TMPDIR"); t && *t) dirs.emplace_back(t);
+    dirs.emplace_back("/tmp");
+    int err = 0;
+    for (const auto& d : dirs) {
+        std::string name = d + "/.warpdp-survivors.XXXXXX";
+        const int fd = ::mkstemp(name.data());
+        if (fd < 0) {
+            err = errno;
+            continue;
+        }
+        ::unlink(name.c_str());
+        if (std::FILE* f = ::fdopen(fd, "w+")) return f;
+        err = errno;
+        ::close(fd);
+    }
+    throw ResourceError(near + ": cannot create a scratch file for the survivors: " + std::strerror(err));
+}
+
+}  // namespace
+
+SurvivorsFile::SurvivorsFile(const std::string& path, size_t runs_per_model) : out_(path), runs_(runs_per_model) {
+    if (runs_ > 0) spill_ = open_spill(path);
+}
+
+SurvivorsFile::~SurvivorsFile() {
+    if (spill_) std::fclose(spill_);
+}
+
+void SurvivorsFile::add(const SeqBatch& b, size_t t, std::span<const ModelWork> work) {
+    format_fasta_record(b, t, record_);
+    if (!spill_) {
+        out_.write(record_);
+        return;
+    }
+    if (std::fwrite(record_.data(), 1, record_.size(), spill_) != record_.size())
+        throw ResourceError(out_.path() + ": cannot write the survivors' scratch file: " + std::strerror(errno));
+    starts_.push_back(starts_.back() + record_.size());
+    residues_.push_back(b.length(t));
+    work_.insert(work_.end(), work.begin(), work.end());
+    work_first_.push_back(static_cast<uint32_t>(work_.size()));
+}
+
+void SurvivorsFile::commit() {
+    if (spill_) {
+        // Each model's work counts in proportion to its own total, so that
+        // every model's survivors, not only the longest model's, are spread
+        // over many blocks (hmmsearch searches the models one after another).
+        std::vector<double> model_total;
+        for (const auto& w : work_) {
+            if (w.model >= model_total.size()) model_total.resize(w.model + 1, 0.0);
+            model_total[w.model] += w.work;
+        }
+        const size_t n = residues_.size();
+        std::vector<double> weight(n, 0.0);
+        for (size_t i = 0; i < n; ++i)
+            for (uint32_t k = work_first_[i]; k < work_first_[i + 1]; ++k)
+                if (model_total[work_[k].model] > 0) weight[i] += work_[k].work / model_total[work_[k].model];
+        const size_t models = static_cast<size_t>(std::count_if(model_total.begin(), model_total.end(),
+                                                               [](double w) { return w > 0; }));
+        std::vector<size_t> run = spread_runs(residues_, weight, runs_ * std::max<size_t>(models, 1));
+        run.push_back(n);
+        if (std::fflush(spill_) != 0 || std::fseek(spill_, 0, SEEK_SET) != 0)
+            throw ResourceError(out_.path() + ": cannot read back the survivors' scratch file: " + std::strerror(errno));
+        std::string buf, filler = std::string(">") + kSpreadFillerName + "\n";
+        std::string fill;
+        for (size_t r = 0; r + 1 < run.size(); ++r) {
+            const size_t a = run[r], b = run[r + 1];
+            buf.resize(starts_[b] - starts_[a]);
+            if (std::fread(buf.data(), 1, buf.size(), spill_) != buf.size())
+                throw ResourceError(out_.path() + ": cannot read back the survivors' scratch file");
+            out_.write(buf);
+            if (b == n) break;  // the last run ends the file: nothing to top up
+            uint64_t res = 0;
+            for (size_t i = a; i < b; ++i) res += residues_[i];
+            const size_t k = spread_fillers(b - a, res);
+            fill.clear();
+            for (size_t i = 0; i < k; ++i) fill += filler;
+            out_.write(fill);
+        }
+    }
+    out_.commit();
+}
+
+}  // namespace warpdp
