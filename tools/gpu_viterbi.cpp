@@ -95,6 +95,7 @@ int run(int argc, char** argv) {
     std::string hmm_path, db_path, cand_path, surv_path, stats_path;
     double F2 = 1e-3, F1 = 0.02;
     size_t spread = 0;
+    uint64_t chunk_residues_opt = 0;
     bool all = false, inline_msv = false, nobias = false;
     cli.tool_options().add_options()
         ("hmm", po::value<std::string>(&hmm_path)->required(), "profile HMM file (the one gpu-msv used)")
@@ -109,7 +110,9 @@ int run(int argc, char** argv) {
         ("spread", po::value<size_t>(&spread)->default_value(0),
          "for a final hmmsearch: cut each model's survivors into about N runs of equal expected work, each "
          "topped up to 1,000 records with empty ones (hmmsearch skips them), so its threads share the work; 0: off")
-        ("stats", po::value<std::string>(&stats_path), "also write the run summary as JSON to FILE");
+        ("stats", po::value<std::string>(&stats_path), "also write the run summary as JSON to FILE")
+        ("chunk-residues", po::value<uint64_t>(&chunk_residues_opt)->default_value(0),
+         "database residues held at once (0 = automatic)");
     if (!cli.parse(argc, argv)) return 0;
     const auto& common = cli.common();
     if (!(F2 > 0)) throw UsageError("--F2 must be > 0");
@@ -155,7 +158,7 @@ int run(int argc, char** argv) {
     SeqReaderOptions ropt;
     uint64_t sum_m = 0;
     for (const auto& m : models) sum_m += static_cast<uint64_t>(m.msv.hmm.M);
-    ropt.batch_residues = chunk_residues_for(sum_m);
+    ropt.batch_residues = chunk_residues_opt > 0 ? chunk_residues_opt : chunk_residues_for(sum_m);
     ropt.parse_threads = common.threads;  // the same records for any number
     SeqReader reader(db_path, Alphabet::amino(), ropt);
     DeviceChoice dev;
@@ -205,90 +208,32 @@ int run(int argc, char** argv) {
     using clock = std::chrono::steady_clock;
     auto since = [](clock::time_point a) { return std::chrono::duration<double>(clock::now() - a).count(); };
     const auto t0 = clock::now();
-    // Wall time by stage: waiting for the reader, for the engines, the MSV and
-    // bias filters, the Viterbi filter (uploads included), the survivors.
+    // Time by stage: waiting for the reader, for the engines, the MSV and
+    // bias filters, the Viterbi filter (uploads included), the survivors. The
+    // last three overlap (below): their sum may exceed the wall time.
     double wait_s = 0, engines_s = 0, msv_s = 0, vit_s = 0, write_s = 0;
-    SeqBatch chunk;
-    std::vector<uint16_t> msv_raw;
+    std::vector<uint16_t> msv_raw[2];  // two models' MSV results: one scored while the other is decided
     std::vector<MsvVerdict> msv_verdicts;  // kept from chunk to chunk: its pages are faulted in once
     std::vector<uint32_t> vit_raw;
-    for (;;) {
+
+    // One chunk's trip through the filters. Its Viterbi stage (rows,
+    // survivors) runs on a second thread while the next chunk is read and
+    // MSV-filtered: the stages use separate engines (on a GPU, separate
+    // streams), and the Viterbi stages still run one at a time, in chunk
+    // order, so rows and survivors come out as before.
+    struct Job {
+        SeqBatch chunk;
+        VitEngine* vit_e = nullptr;
+        std::vector<std::vector<uint32_t>> cands;
+        std::vector<std::vector<MsvVerdict>> verdicts;
+    };
+    const auto viterbi_stage = [&](const Job& job) {
+        const SeqBatch& chunk = job.chunk;
+        VitEngine* vit_e = job.vit_e;
+        const auto& cands = job.cands;
+        const auto& verdicts = job.verdicts;
         auto w0 = clock::now();
-        if (!reader.next(chunk)) break;
-        wait_s += since(w0);
-        MsvEngine* msv_e = msv_full.get();
-        VitEngine* vit_e = vit_engine.get();
-        if (!vit_engine) {
-            const bool ready = engines_ready.wait_for(std::chrono::seconds(0)) == std::future_status::ready;
-            if (!ready && cpu_while_starting && quick_on_cpu(chunk)) {
-                if (!cpu_vit) cpu_vit = make_vit_cpu_engine(common.threads);
-                msv_e = msv_engine.get();
-                vit_e = cpu_vit.get();
-                ++cpu_chunks;
-            } else {
-                w0 = clock::now();
-                Engines e = engines_ready.get();
-                vit_engine = std::move(e.vit);
-                msv_full = std::move(e.msv_full);
-                engines_s = since(w0);
-                msv_e = msv_full.get();
-                vit_e = vit_engine.get();
-            }
-        }
-        w0 = clock::now();
         pass_work.clear();
-        // Each model's candidates in this chunk, in database order, with their
-        // exact MSV/bias verdicts (filtersc and the bias-corrected P-value
-        // decide the pipeline rule below).
-        std::vector<std::vector<uint32_t>> cands(models.size());
-        std::vector<std::vector<MsvVerdict>> verdicts(models.size());
-        if (inline_msv) {
-            msv_e->load_targets(chunk);
-            msv_raw.resize(chunk.size());
-            std::vector<MsvVerdict>& v = msv_verdicts;
-            v.resize(chunk.size());
-            for (size_t mi = 0; mi < models.size(); ++mi) {
-                msv_e->score(models[mi].msv.bytes, msv_raw);
-                parallel_for(chunk.size(), common.threads, 256, [&](size_t t) {
-                    // hmmsearch skips empty targets: they pass nothing
-                    v[t] = chunk.length(t) > 0 ? msv_verdict(models[mi].msv, chunk.seq(t), msv_raw[t], F1, !nobias)
-                                               : MsvVerdict{};
-                });
-                for (size_t t = 0; t < chunk.size(); ++t) {
-                    if (chunk.length(t) == 0 || !v[t].pass_bias) continue;
-                    cands[mi].push_back(static_cast<uint32_t>(t));
-                    verdicts[mi].push_back(v[t]);
-                }
-            }
-        } else if (pipeline) {
-            for (size_t mi = 0; mi < models.size(); ++mi) {
-                auto& cur = cursor[mi];
-                std::vector<bool> bias_on;
-                for (size_t t = 0; t < chunk.size() && cur.next < cur.list.size(); ++t) {
-                    const Candidate& c = cur.list[cur.next];
-                    if (c.target != chunk.names[t]) continue;
-                    if (c.target_len != chunk.length(t))
-                        throw InputError(cand_path == "-" ? "<stdin>" : cand_path, c.line,
-                                         "target \"" + c.target + "\" has length " + std::to_string(c.target_len) +
-                                             " in the candidates but " + std::to_string(chunk.length(t)) +
-                                             " in " + db_path + " (a different database?)");
-                    cands[mi].push_back(static_cast<uint32_t>(t));
-                    bias_on.push_back(c.bias_on);
-                    ++cur.next;
-                }
-                // Rescore the candidates' MSV exactly (the stream's P-values are
-                // rounded text); F1 = 1: gpu-msv has already applied its own.
-                const SeqBatch sub = gather(chunk, cands[mi]);
-                msv_raw.assign(sub.size(), 0);
-                msv_engine->load_targets(sub);
-                if (!sub.empty()) msv_engine->score(models[mi].msv.bytes, msv_raw);
-                for (size_t j = 0; j < cands[mi].size(); ++j)
-                    verdicts[mi].push_back(
-                        msv_verdict(models[mi].msv, chunk.seq(cands[mi][j]), msv_raw[j], 1.0, bias_on[j]));
-            }
-        }
-        msv_s += since(w0);
-        w0 = clock::now();
         // The Viterbi engine holds only the targets some model may filter:
         // with candidates, their union (a few percent of the chunk, so a GPU
         // upload stays small); without, the whole chunk.
@@ -304,7 +249,7 @@ int run(int argc, char** argv) {
         const SeqBatch loaded = pipeline ? gather(chunk, members) : SeqBatch{};
         if (!pipeline || !members.empty()) vit_e->load_targets(pipeline ? loaded : chunk);
         for (size_t mi = 0; mi < models.size(); ++mi) {
-            Model& m = models[mi];
+            const Model& m = models[mi];
             // Which targets of this chunk go to the Viterbi filter, with their filtersc.
             std::vector<uint32_t> which;
             std::vector<float> filtersc;
@@ -380,12 +325,110 @@ int run(int argc, char** argv) {
             }
         }
         write_s += since(w0);
+    };
+    Job jobs[2];
+    size_t next_job = 0;
+    std::future<void> viterbi_done;
+    for (;;) {
+        Job& job = jobs[next_job];
+        auto w0 = clock::now();
+        if (!reader.next(job.chunk)) break;
+        wait_s += since(w0);
+        const SeqBatch& chunk = job.chunk;
+        MsvEngine* msv_e = msv_full.get();
+        VitEngine* vit_e = vit_engine.get();
+        if (!vit_engine) {
+            const bool ready = engines_ready.wait_for(std::chrono::seconds(0)) == std::future_status::ready;
+            if (!ready && cpu_while_starting && quick_on_cpu(chunk)) {
+                if (!cpu_vit) cpu_vit = make_vit_cpu_engine(common.threads);
+                msv_e = msv_engine.get();
+                vit_e = cpu_vit.get();
+                ++cpu_chunks;
+            } else {
+                w0 = clock::now();
+                Engines e = engines_ready.get();
+                vit_engine = std::move(e.vit);
+                msv_full = std::move(e.msv_full);
+                engines_s = since(w0);
+                msv_e = msv_full.get();
+                vit_e = vit_engine.get();
+            }
+        }
+        w0 = clock::now();
+        // Each model's candidates in this chunk, in database order, with their
+        // exact MSV/bias verdicts (filtersc and the bias-corrected P-value
+        // decide the pipeline rule of the Viterbi stage).
+        job.vit_e = vit_e;
+        job.cands.assign(models.size(), {});
+        job.verdicts.assign(models.size(), {});
+        auto& cands = job.cands;
+        auto& verdicts = job.verdicts;
+        if (inline_msv) {
+            msv_e->load_targets(chunk);
+            std::vector<MsvVerdict>& v = msv_verdicts;
+            v.resize(chunk.size());
+            // The engine scores the next model while this one's results are
+            // turned into decisions (on a GPU the host would otherwise wait).
+            for (auto& raw : msv_raw) raw.resize(chunk.size());
+            const auto score = [&](size_t mi) {
+                return std::async(std::launch::async,
+                                  [&, mi] { msv_e->score(models[mi].msv.bytes, msv_raw[mi % 2]); });
+            };
+            std::future<void> scored = score(0);
+            for (size_t mi = 0; mi < models.size(); ++mi) {
+                scored.get();
+                if (mi + 1 < models.size()) scored = score(mi + 1);
+                const std::vector<uint16_t>& raw = msv_raw[mi % 2];
+                parallel_for(chunk.size(), common.threads, 256, [&](size_t t) {
+                    // hmmsearch skips empty targets: they pass nothing
+                    v[t] = chunk.length(t) > 0 ? msv_verdict(models[mi].msv, chunk.seq(t), raw[t], F1, !nobias)
+                                               : MsvVerdict{};
+                });
+                for (size_t t = 0; t < chunk.size(); ++t) {
+                    if (chunk.length(t) == 0 || !v[t].pass_bias) continue;
+                    cands[mi].push_back(static_cast<uint32_t>(t));
+                    verdicts[mi].push_back(v[t]);
+                }
+            }
+        } else if (pipeline) {
+            for (size_t mi = 0; mi < models.size(); ++mi) {
+                auto& cur = cursor[mi];
+                std::vector<bool> bias_on;
+                for (size_t t = 0; t < chunk.size() && cur.next < cur.list.size(); ++t) {
+                    const Candidate& c = cur.list[cur.next];
+                    if (c.target != chunk.names[t]) continue;
+                    if (c.target_len != chunk.length(t))
+                        throw InputError(cand_path == "-" ? "<stdin>" : cand_path, c.line,
+                                         "target \"" + c.target + "\" has length " + std::to_string(c.target_len) +
+                                             " in the candidates but " + std::to_string(chunk.length(t)) +
+                                             " in " + db_path + " (a different database?)");
+                    cands[mi].push_back(static_cast<uint32_t>(t));
+                    bias_on.push_back(c.bias_on);
+                    ++cur.next;
+                }
+                // Rescore the candidates' MSV exactly (the stream's P-values are
+                // rounded text); F1 = 1: gpu-msv has already applied its own.
+                const SeqBatch sub = gather(chunk, cands[mi]);
+                std::vector<uint16_t>& raw = msv_raw[0];
+                raw.assign(sub.size(), 0);
+                msv_engine->load_targets(sub);
+                if (!sub.empty()) msv_engine->score(models[mi].msv.bytes, raw);
+                for (size_t j = 0; j < cands[mi].size(); ++j)
+                    verdicts[mi].push_back(
+                        msv_verdict(models[mi].msv, chunk.seq(cands[mi][j]), raw[j], 1.0, bias_on[j]));
+            }
+        }
+        msv_s += since(w0);
         residues += chunk.total_residues();
         ntargets += chunk.size();
         if (common.progress)
             std::fprintf(stderr, "\r%s: %llu targets, %.3g Mres   ", kTool, static_cast<unsigned long long>(ntargets),
                          residues / 1e6);
+        if (viterbi_done.valid()) viterbi_done.get();
+        viterbi_done = std::async(std::launch::async, [&viterbi_stage, &job] { viterbi_stage(job); });
+        next_job ^= 1;
     }
+    if (viterbi_done.valid()) viterbi_done.get();
     if (common.progress) std::fputc('\n', stderr);
     if (ntargets == 0) throw InputError(db_path, 0, "no sequences in the database");
     if (!vit_engine) vit_engine = engines_ready.get().vit;  // every chunk went to the CPU: still names the engine

@@ -60,7 +60,17 @@ for opts in "" "--nobias --F1 0.1 --F2 0.01"; do
         --survivors "$tmp/s2.fa" > "$tmp/inline.tsv"
     check_eq "--msv rows [$opts]" "$(md5sum < "$tmp/inline.tsv")" "$(md5sum < "$tmp/stream.tsv")"
     check_eq "--msv survivors [$opts]" "$(md5sum < "$tmp/s2.fa")" "$(md5sum < "$tmp/s1.fa")"
-    checks=$((checks + 2))
+    # Many small chunks (the Viterbi stage of one overlaps the MSV stage of
+    # the next): the same rows and survivors, in either mode.
+    "$BIN/gpu-viterbi" --hmm "$tmp/three.hmm" --db "$tmp/db.fa" --msv $opts --all --quiet \
+        --chunk-residues 3000 --survivors "$tmp/s3.fa" > "$tmp/chunked.tsv"
+    check_eq "--msv in small chunks, rows [$opts]" "$(md5sum < "$tmp/chunked.tsv")" "$(md5sum < "$tmp/stream.tsv")"
+    check_eq "--msv in small chunks, survivors [$opts]" "$(md5sum < "$tmp/s3.fa")" "$(md5sum < "$tmp/s1.fa")"
+    "$BIN/gpu-msv" --hmm "$tmp/three.hmm" --db "$tmp/db.fa" --quiet ${opts/--F2 0.01/} |
+        "$BIN/gpu-viterbi" --hmm "$tmp/three.hmm" --db "$tmp/db.fa" --candidates - --all --quiet \
+            ${opts:+--F2 0.01} --chunk-residues 3000 > "$tmp/chunked.tsv"
+    check_eq "--candidates in small chunks [$opts]" "$(md5sum < "$tmp/chunked.tsv")" "$(md5sum < "$tmp/stream.tsv")"
+    checks=$((checks + 5))
 done
 echo "pipeline: $((checks - fail)) passed, $fail failed"
 [ $fail -eq 0 ]
