@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "core/alphabet.hpp"
+#include "core/async_output.hpp"
 #include "core/errors.hpp"
 
 namespace warpdp {
@@ -169,6 +170,51 @@ void SurvivorsFile::commit() {
         }
     }
     out_.commit();
+}
+
+struct ModelSurvivorStreams::Stream {
+    explicit Stream(std::string path) : out(std::move(path)) {}
+    AsyncOutputFile out;
+    bool any = false;
+};
+
+ModelSurvivorStreams::ModelSurvivorStreams(const std::string& dir, size_t models, size_t runs_per_chunk)
+    : runs_(runs_per_chunk) {
+    for (size_t i = 0; i < models; ++i)
+        streams_.push_back(std::make_unique<Stream>(dir + "/" + std::to_string(i + 1) + ".fa"));
+}
+
+ModelSurvivorStreams::~ModelSurvivorStreams() = default;
+
+void ModelSurvivorStreams::add(size_t model, const SeqBatch& b, std::span<const uint32_t> targets,
+                               std::span<const double> work) {
+    if (targets.empty()) return;
+    Stream& s = *streams_.at(model);
+    std::vector<uint64_t> residues(targets.size());
+    for (size_t i = 0; i < targets.size(); ++i) residues[i] = b.length(targets[i]);
+    std::vector<size_t> run = runs_ > 0 ? spread_runs(residues, work, runs_) : std::vector<size_t>{0};
+    run.push_back(targets.size());
+    const std::string filler = std::string(">") + kSpreadFillerName + "\n";
+    std::string text, record;
+    for (size_t r = 0; r + 1 < run.size(); ++r) {
+        uint64_t res = 0;
+        for (size_t i = run[r]; i < run[r + 1]; ++i) {
+            format_fasta_record(b, targets[i], record);
+            text += record;
+            res += residues[i];
+        }
+        if (runs_ > 0)
+            for (size_t k = spread_fillers(run[r + 1] - run[r], res); k > 0; --k) text += filler;
+    }
+    s.out.write(std::move(text));
+    s.any = true;
+}
+
+void ModelSurvivorStreams::commit() {
+    for (auto& s : streams_) {
+        if (!s->any) s->out.write(std::string(">") + kSpreadFillerName + "\n");
+        s->out.commit();
+    }
 }
 
 }  // namespace warpdp

@@ -84,6 +84,34 @@ private:
     std::string record_;
 };
 
+// gpu-viterbi --model-survivors DIR: each model's survivors, chunk by chunk
+// as the filters find them, in DIR/<i>.fa (i: the model's 1-based position
+// in its file), for one hmmsearch per model that searches while the filters
+// still run (gpu-hmmsearch makes them FIFOs). Each output is written by a
+// thread of its own (AsyncOutputFile), so a reader that lags never stops the
+// filters. With spreading on, a chunk's survivors of a model are cut into
+// about that many runs of equal expected work, each topped up to a whole
+// hmmsearch block (a reader must not wait for records that come only with
+// the next chunk). An output that got no survivor holds one empty record:
+// hmmsearch refuses an empty file, and skips empty targets.
+class ModelSurvivorStreams {
+public:
+    ModelSurvivorStreams(const std::string& dir, size_t models, size_t runs_per_chunk);
+    ~ModelSurvivorStreams();
+    ModelSurvivorStreams(const ModelSurvivorStreams&) = delete;
+    ModelSurvivorStreams& operator=(const ModelSurvivorStreams&) = delete;
+
+    // Appends the survivors `targets` (indices into b, increasing) of model
+    // `model`, with their hmmsearch_work().
+    void add(size_t model, const SeqBatch& b, std::span<const uint32_t> targets, std::span<const double> work);
+    void commit();
+
+private:
+    struct Stream;
+    std::vector<std::unique_ptr<Stream>> streams_;
+    size_t runs_;
+};
+
 // The FASTA text of target t of b, 60 residues a line; gaps as '.', which
 // hmmsearch's FASTA reader accepts ('-' it rejects).
 void format_fasta_record(const SeqBatch& b, size_t t, std::string& text);

@@ -92,7 +92,7 @@ SeqBatch gather(const SeqBatch& b, const std::vector<uint32_t>& which) {
 int run(int argc, char** argv) {
     Cli cli(kTool, "gpu-viterbi --hmm MODELS.hmm --db TARGETS.fa [--candidates FILE|-] [options]",
             "HMMER 3.3.2 Viterbi filter and pipeline rule (hmmsearch-identical) on GPU or CPU.");
-    std::string hmm_path, db_path, cand_path, surv_path, stats_path;
+    std::string hmm_path, db_path, cand_path, surv_path, surv_dir, stats_path;
     double F2 = 1e-3, F1 = 0.02;
     size_t spread = 0;
     uint64_t chunk_residues_opt = 0;
@@ -107,9 +107,13 @@ int run(int argc, char** argv) {
         ("nobias", po::bool_switch(&nobias), "with --msv: turn off the composition bias filter")
         ("all", po::bool_switch(&all), "a row for every candidate (every target without --candidates)")
         ("survivors", po::value<std::string>(&surv_path), "write the passing targets (each once, database order) as FASTA")
+        ("model-survivors", po::value<std::string>(&surv_dir),
+         "also write each model's survivors, chunk by chunk, to DIR/<i>.fa (i: the model's position in the "
+         "file, from 1), for a final hmmsearch per model that reads them as they come (FIFOs)")
         ("spread", po::value<size_t>(&spread)->default_value(0),
-         "for a final hmmsearch: cut each model's survivors into about N runs of equal expected work, each "
-         "topped up to 1,000 records with empty ones (hmmsearch skips them), so its threads share the work; 0: off")
+         "for a final hmmsearch: cut each model's survivors (with --model-survivors: in each chunk) into about N "
+         "runs of equal expected work, each topped up to 1,000 records with empty ones (hmmsearch skips them), "
+         "so its threads share the work; 0: off")
         ("stats", po::value<std::string>(&stats_path), "also write the run summary as JSON to FILE")
         ("chunk-residues", po::value<uint64_t>(&chunk_residues_opt)->default_value(0),
          "database residues held at once (0 = automatic)");
@@ -123,7 +127,8 @@ int run(int argc, char** argv) {
     if (!inline_msv && (cli.vm()["F1"].defaulted() == false || nobias))
         throw UsageError("--F1 and --nobias go with --msv (with --candidates, gpu-msv applied them)");
     if (cand_path == "-" && db_path == "-") throw UsageError("--candidates and --db cannot both be stdin");
-    if (spread > 0 && surv_path.empty()) throw UsageError("--spread goes with --survivors");
+    if (spread > 0 && surv_path.empty() && surv_dir.empty())
+        throw UsageError("--spread goes with --survivors or --model-survivors");
 
     std::vector<Model> models;
     std::map<std::string, size_t> by_name;
@@ -192,6 +197,8 @@ int run(int argc, char** argv) {
 
     std::unique_ptr<SurvivorsFile> survivors;
     if (!surv_path.empty()) survivors = std::make_unique<SurvivorsFile>(surv_path, spread);
+    std::unique_ptr<ModelSurvivorStreams> model_survivors;
+    if (!surv_dir.empty()) model_survivors = std::make_unique<ModelSurvivorStreams>(surv_dir, models.size(), spread);
     // (chunk index, model, expected hmmsearch work) of each passing pair of a chunk.
     struct PassWork {
         uint32_t t;
@@ -313,6 +320,24 @@ int run(int argc, char** argv) {
         }
         vit_s += since(w0);
         w0 = clock::now();
+        if (model_survivors) {
+            std::vector<PassWork> by_model = pass_work;
+            std::sort(by_model.begin(), by_model.end(), [](const PassWork& a, const PassWork& b) {
+                return a.w.model != b.w.model ? a.w.model < b.w.model : a.t < b.t;
+            });
+            std::vector<uint32_t> targets;
+            std::vector<double> work;
+            for (size_t i = 0; i < by_model.size();) {
+                const uint32_t mi = by_model[i].w.model;
+                targets.clear();
+                work.clear();
+                for (; i < by_model.size() && by_model[i].w.model == mi; ++i) {
+                    targets.push_back(by_model[i].t);
+                    work.push_back(by_model[i].w.work);
+                }
+                model_survivors->add(mi, chunk, targets, work);
+            }
+        }
         if (survivors) {
             std::stable_sort(pass_work.begin(), pass_work.end(),
                              [](const PassWork& a, const PassWork& b) { return a.t < b.t; });
@@ -457,6 +482,7 @@ int run(int argc, char** argv) {
         }
     }
     if (survivors) survivors->commit();
+    if (model_survivors) model_survivors->commit();
     out.commit();
 
     nlohmann::ordered_json stats;

@@ -35,13 +35,23 @@ run_case() {  # model-file options...
     # by one run each, their outputs stitched).
     check_eq "$what header names the models" "$(grep '^# query HMM file:' "$tmp/g.out" | awk '{ print $NF }')" "$hmm"
     check_eq "$what tblout names the models" "$(grep '^# Query file:' "$tmp/g.tbl" | awk '{ print $NF }')" "$hmm"
-    checks=$((checks + 6))
+    check_eq "$what header names the targets" "$(grep '^# target sequence database:' "$tmp/g.out" | awk '{ print $NF }')" "$tmp/db.fa"
+    checks=$((checks + 7))
 }
 run_case "$tmp/three.hmm"
-run_case "$tmp/three.hmm" --F1 0.05 --F2 0.01
+# The models' final searches reading FIFOs as the filters run (gpu-hmmsearch
+# does so when every model has a run of its own), and one run on a file.
+WARPDP_FINAL_JOBS=3 run_case "$tmp/three.hmm" --F1 0.05 --F2 0.01
+WARPDP_FINAL_JOBS=1 run_case "$tmp/three.hmm" --F1 0.05 --F2 0.01
 run_case "$tmp/RRM_1.hmm" --nobias
 run_case "$tmp/LuxC.hmm" --F3 1 -E 1e30 --domE 1e30
 run_case "$tmp/fn3.hmm" --F1 0.001 --F2 1e-5 --cut_ga
+
+# --pfamtblout is not stitched: one final run over all models, same table.
+hmmsearch --pfamtblout "$tmp/h.pfam" -o /dev/null "$tmp/three.hmm" "$tmp/db.fa"
+"$BIN/gpu-hmmsearch" --pfamtblout "$tmp/g.pfam" -o /dev/null "$tmp/three.hmm" "$tmp/db.fa"
+check_eq "three.hmm --pfamtblout" "$(grep -v '^#' "$tmp/g.pfam" | md5sum)" "$(grep -v '^#' "$tmp/h.pfam" | md5sum)"
+checks=$((checks + 1))
 
 # Passed Vit filter counts, model by model.
 hmmsearch --F3 1 --noali -o "$tmp/h.out" "$tmp/three.hmm" "$tmp/db.fa"

@@ -7,6 +7,11 @@
 #include <cmath>
 #include <stdexcept>
 
+#include <thread>
+
+#include <sys/stat.h>
+
+#include "core/async_output.hpp"
 #include "core/errors.hpp"
 #include "core/output_file.hpp"
 #include "core/record_writer.hpp"
@@ -103,4 +108,41 @@ TEST_CASE("number formatting: fixed decimals, %g digits, non-finite words") {
     CHECK(general(0.02, 6).text == "0.02");
     CHECK(general(1.0, 6).text == "1");
     CHECK(general(3.14159265e-300, 6).text == "3.14159e-300");
+}
+
+TEST_CASE("AsyncOutputFile: the texts in order, whole at commit; a FIFO is written as its reader reads") {
+    test::TempDir dir;
+    const auto path = dir.path() / "async.txt";
+    std::string want;
+    {
+        AsyncOutputFile out(path.string());
+        for (int i = 0; i < 2000; ++i) {
+            const std::string line = "line " + std::to_string(i) + "\n";
+            out.write(line);
+            want += line;
+        }
+        out.commit();
+    }
+    CHECK(slurp(path) == want);
+    CHECK(files_in(dir.path()) == 1);
+
+    // A reader that starts late and reads slowly holds nothing up but itself.
+    const auto fifo = dir.path() / "pipe";
+    REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+    AsyncOutputFile out(fifo.string());
+    for (int i = 0; i < 1000; ++i) out.write(std::string(1000, static_cast<char>('a' + i % 26)) + "\n");
+    std::string got;
+    std::thread reader([&] { got = slurp(fifo); });
+    out.commit();
+    reader.join();
+    CHECK(got.size() == 1000u * 1001u);
+    CHECK(got.substr(0, 3) == "aaa");
+    CHECK(got.substr(got.size() - 4) == "lll\n");
+}
+
+TEST_CASE("AsyncOutputFile: a failure on its thread comes back from commit") {
+    test::TempDir dir;
+    AsyncOutputFile out((dir.path() / "missing" / "x.txt").string());
+    out.write("text\n");
+    CHECK_THROWS_AS(out.commit(), ResourceError);
 }

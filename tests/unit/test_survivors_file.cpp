@@ -193,3 +193,60 @@ TEST_CASE("SurvivorsFile: no survivors make an empty file, spread or not") {
         CHECK(std::filesystem::file_size(path) == 0);
     }
 }
+
+TEST_CASE("ModelSurvivorStreams: each model's survivors in order, every chunk's runs whole blocks, "
+          "an empty record when a model has none") {
+    test::TempDir dir;
+    auto& g = test::rng();
+    const auto& abc = Alphabet::amino();
+    const size_t models = 3;
+    std::vector<std::string> want(models);
+    {
+        ModelSurvivorStreams streams(dir.path().string(), models, 5);
+        for (int chunk = 0; chunk < 4; ++chunk) {
+            SeqBatch b;
+            const size_t n = 1 + g() % 300;
+            for (size_t i = 0; i < n; ++i) {
+                const size_t len = 1 + g() % 500;
+                for (size_t k = 0; k < len; ++k) b.residues.push_back(static_cast<uint8_t>(g() % abc.K()));
+                b.close_record("c" + std::to_string(chunk) + "t" + std::to_string(i), "");
+            }
+            for (size_t m = 0; m + 1 < models; ++m) {  // the last model never gets a survivor
+                std::vector<uint32_t> targets;
+                std::vector<double> work;
+                for (uint32_t t = 0; t < n; ++t)
+                    if (g() % 3 == 0) {
+                        targets.push_back(t);
+                        work.push_back(1.0 + g() % 100);
+                        std::string rec;
+                        format_fasta_record(b, t, rec);
+                        want[m] += rec;
+                    }
+                streams.add(m, b, targets, work);
+            }
+        }
+        streams.commit();
+    }
+    const std::string filler = std::string(">") + kSpreadFillerName;
+    for (size_t m = 0; m < models; ++m) {
+        std::ifstream in(dir.path() / (std::to_string(m + 1) + ".fa"));
+        std::string kept, line;
+        size_t records = 0, fillers = 0;
+        while (std::getline(in, line)) {
+            if (line[0] == '>') ++records;
+            if (line == filler) {
+                ++fillers;
+                continue;
+            }
+            kept += line + "\n";
+        }
+        CAPTURE(m);
+        CHECK(kept == want[m]);
+        if (m + 1 < models) {
+            CHECK(records % kHmmsearchBlockRecords == 0);  // every run, the last too, is a whole block
+        } else {
+            CHECK(records == 1);
+            CHECK(fillers == 1);
+        }
+    }
+}
