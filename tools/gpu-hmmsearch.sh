@@ -65,9 +65,13 @@ common=(--device "${WARPDP_DEVICE:-auto}" --threads "${WARPDP_THREADS:-0}" --qui
 # Threads do not change what hmmsearch prints: without --cpu, use every core.
 cores=${cpu:-$(nproc)}; [ "$cores" -ge 1 ] || cores=1
 [ -n "$cpu" ] || args+=(--cpu "$cores")
-nmodels=$(gzip -cdf "$hmm" | grep -c '^//' || true)
+# The models one per file, for the final runs, and their numbers longest
+# model first (the order the runs start in).
+mapfile -t order < <(gzip -cdf "$hmm" | awk -v d="$tmp" '/^HMMER/ { f = sprintf("%s/model.%d.hmm", d, ++n) }
+                         n { print > f } n && $1 == "LENG" { print $2, n }' | sort -k1,1nr -k2,2n | cut -d' ' -f2)
+nmodels=${#order[@]}
 jobs=${WARPDP_FINAL_JOBS:-$(( nmodels < cores ? nmodels : cores ))}; [ "$jobs" -ge 1 ] || jobs=1
-t_start=$(date +%s.%N)
+t_start=$EPOCHREALTIME
 # The MSV, bias and Viterbi filters in one process (the same decisions as
 # `gpu-msv | gpu-viterbi --candidates -`, with one database read). hmmsearch
 # hands its threads blocks of 1,000 records, so a few thousand survivors would
@@ -85,10 +89,6 @@ filters_cmd=("$here/gpu-viterbi" --hmm "$hmm" --db "$db" --msv --F1 "$F1" "${nob
 # outputs are stitched in model order: the first run's header (naming the
 # user's model file), every run's query blocks and rows, the first run's
 # footer. (-A and --pfamtblout are not stitched: then one run.)
-gzip -cdf "$hmm" | awk -v d="$tmp" '/^HMMER/ { f = sprintf("%s/model.%d.hmm", d, ++n) } n { print > f }'
-mapfile -t order < <(for ((i = 1; i <= nmodels; i++)); do
-                         echo "$(awk '$1 == "LENG" { print $2; exit }' "$tmp/model.$i.hmm") $i"; done |
-                     sort -k1,1nr -k2,2n | cut -d' ' -f2)
 launch_part() {  # model number, its targets, [nice level]
     local p=$tmp/model.$1 outs=(-o "$tmp/model.$1.out")
     [ -z "$tbl_out" ] || outs+=(--tblout "$p.tbl")
@@ -101,7 +101,7 @@ reap() {  # waits for one of the runs in `live`; the first failure stops everyth
     local rc=0 pid
     wait -n -p pid "${!live[@]}" || rc=$?
     local what=${live[$pid]}; unset "live[$pid]"
-    [ "$what" != gpu-viterbi ] || t_filters=$(date +%s.%N)
+    [ "$what" != gpu-viterbi ] || t_filters=$EPOCHREALTIME
     [ $rc = 0 ] && return
     [ "$what" = gpu-viterbi ] && die "the filters failed (gpu-viterbi exit status $rc)" $(( rc < 128 ? rc : 4 ))
     die "hmmsearch failed: $(cat "$tmp"/model.*.err)" 4
@@ -130,19 +130,24 @@ deliver() {  # path, stitching command...
     local path=$1; shift
     if [ -z "$path" ] || [ "$path" = "-" ]; then "$@"; return; fi
     if [ -e "$path" ] && [ ! -f "$path" ]; then "$@" > "$path"; return; fi
-    local t; t=$(mktemp "$path.XXXXXX") || die "cannot write $path" 3
-    "$@" > "$t" && chmod 644 "$t" && mv -f "$t" "$path" || { rm -f "$t"; die "cannot write $path" 3; }
+    local t=$path.warpdp-$$
+    "$@" > "$t" && mv -f "$t" "$path" || { rm -f "$t"; die "cannot write $path" 3; }
 }
 deliver_all() {
     deliver "$main_out" stitch_main
     [ -z "$tbl_out" ] || deliver "$tbl_out" stitch_table tbl
     [ -z "$dom_out" ] || deliver "$dom_out" stitch_table dom
 }
-reported_Z() { sed -n 's/^ *"Z": *\([0-9][0-9]*\).*/\1/p' "$tmp/vit.json"; }
+reported_Z() {  # (no process started: every one costs milliseconds)
+    local line
+    while IFS= read -r line; do
+        if [[ $line =~ ^\ *\"Z\":\ *([0-9]+) ]]; then echo "${BASH_REMATCH[1]}"; fi
+    done < "$tmp/vit.json"
+}
 
 rc=0
-first_byte=$(gzip -cdf "$db" 2> /dev/null | head -c 1 || true)
-if [ $splittable = 1 ] && [ "$nmodels" -ge 2 ] && [ "$nmodels" -le "$jobs" ] && [ "$first_byte" = ">" ]; then
+fasta_db() { [ "$(gzip -cdf "$db" 2> /dev/null | head -c 1 || true)" = ">" ]; }
+if [ $splittable = 1 ] && [ "$nmodels" -ge 2 ] && [ "$nmodels" -le "$jobs" ] && fasta_db; then
     # Every model has its run from the start, and the runs search while the
     # filters still run: gpu-viterbi writes each model's survivors, chunk by
     # chunk, into a FIFO that model's hmmsearch reads. -Z must be known
@@ -180,7 +185,7 @@ else
     fi
     live[$filters]=gpu-viterbi
     renice -n 19 -p $filters > /dev/null 2>&1 || true  # its teardown must not slow hmmsearch down
-    t_filters=$(date +%s.%N)
+    t_filters=$EPOCHREALTIME
     Z=$(reported_Z)
     [ -n "$Z" ] || die "gpu-viterbi did not report the database size" 4
     zopt=(-Z "$Z"); [ $have_Z = 1 ] && zopt=()
@@ -202,7 +207,7 @@ else
     fi
 fi
 if [ -n "${WARPDP_TIMES:-}" ]; then
-    awk -v a="$t_start" -v b="${t_filters:-$t_start}" -v c="$(date +%s.%N)" 'BEGIN {
+    awk -v a="$t_start" -v b="${t_filters:-$t_start}" -v c="$EPOCHREALTIME" 'BEGIN {
         printf "gpu-hmmsearch: filters done after %.3f s, final searches after %.3f s\n", b - a, c - a }' >&2
 fi
 exit $rc
