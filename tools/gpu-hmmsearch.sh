@@ -59,7 +59,7 @@ if [ $use_max = 1 ]; then
 fi
 
 tmp=$(mktemp -d)
-declare -A live=()  # pid -> what runs there (stopped if we die)
+declare -A live=()  # pid -> what runs there: gpu-viterbi or a model's number (stopped if we die)
 trap 'for pid in "${!live[@]}"; do kill "$pid" 2> /dev/null || true; done; rm -rf "$tmp"' EXIT
 common=(--device "${WARPDP_DEVICE:-auto}" --threads "${WARPDP_THREADS:-0}" --quiet)
 # Threads do not change what hmmsearch prints: without --cpu, use every core.
@@ -93,9 +93,10 @@ launch_part() {  # model number, its targets, [nice level]
     local p=$tmp/model.$1 outs=(-o "$tmp/model.$1.out")
     [ -z "$tbl_out" ] || outs+=(--tblout "$p.tbl")
     [ -z "$dom_out" ] || outs+=(--domtblout "$p.dom")
+    # (with -o, hmmsearch's stdout carries only its complaints about options)
     nice -n "${3:-0}" "$hmmsearch" "${zopt[@]}" "${pass_args[@]}" --cpu "$cores" "${outs[@]}" "$p.hmm" "$2" \
-        > /dev/null 2> "$p.err" &
-    live[$!]=hmmsearch
+        > "$p.err" 2>&1 &
+    live[$!]=$1
 }
 reap() {  # waits for one of the runs in `live`; the first failure stops everything
     local rc=0 pid
@@ -104,7 +105,8 @@ reap() {  # waits for one of the runs in `live`; the first failure stops everyth
     [ "$what" != gpu-viterbi ] || t_filters=$EPOCHREALTIME
     [ $rc = 0 ] && return
     [ "$what" = gpu-viterbi ] && die "the filters failed (gpu-viterbi exit status $rc)" $(( rc < 128 ? rc : 4 ))
-    die "hmmsearch failed: $(cat "$tmp"/model.*.err)" 4
+    die "hmmsearch failed (exit status $rc) on model $what of $hmm: $(head -n 1 "$tmp/model.$what.err")" \
+        $(( rc < 128 ? rc : 4 ))
 }
 stitch_main() {  # the header names the user's files, as plain hmmsearch's does
     awk -v q="$hmm" -v t="$db" -v o="$main_out" -v tb="$tbl_out" -v dm="$dom_out" '/^Query:/ { exit }
