@@ -195,7 +195,10 @@ int run(int argc, char** argv) {
     }
     if (common.progress) std::fputc('\n', stderr);
     if (ntargets == 0) throw InputError(a.db, 0, "no sequences in the database");
-    if (!engine) engine = engine_ready.get();
+    // Which engine ran. When every chunk came before the CUDA engine had
+    // started, the CPU's did it all, and nothing waits for the start-up.
+    const std::string ran_on = engine ? dev.describe() : "cpu (every chunk came before CUDA had started)";
+    const std::string engine_name = engine ? engine->name() : cpu_engine->name();
     const double seconds = since(t0);
 
     OutputFile out(common.output);
@@ -208,8 +211,8 @@ int run(int argc, char** argv) {
 
     nlohmann::ordered_json stats;
     stats["tool"] = kTool;
-    stats["device"] = dev.describe();
-    stats["engine"] = engine->name();
+    stats["device"] = ran_on;
+    stats["engine"] = engine_name;
     stats["chunks_on_cpu_while_starting"] = cpu_chunks;
     stats["targets"] = ntargets;
     stats["residues"] = residues;
@@ -234,7 +237,7 @@ int run(int argc, char** argv) {
                          static_cast<unsigned long long>(tally[mi].passed_bias));
         std::fprintf(stderr, "%s: device %s (%s), %.3f s, %.2f GCUPS (%llu cells in %.3f engine s); "
                      "read wait %.3f s, load %.3f s, decide %.3f s\n", kTool,
-                     dev.describe().c_str(), engine->name().c_str(), seconds,
+                     ran_on.c_str(), engine_name.c_str(), seconds,
                      engine_seconds > 0 ? cells / engine_seconds / 1e9 : 0.0,
                      static_cast<unsigned long long>(cells), engine_seconds, wait_s, load_s, decide_s);
     }

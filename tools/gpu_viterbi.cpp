@@ -456,7 +456,10 @@ int run(int argc, char** argv) {
     if (viterbi_done.valid()) viterbi_done.get();
     if (common.progress) std::fputc('\n', stderr);
     if (ntargets == 0) throw InputError(db_path, 0, "no sequences in the database");
-    if (!vit_engine) vit_engine = engines_ready.get().vit;  // every chunk went to the CPU: still names the engine
+    // Which engines ran. When every chunk came before the CUDA engines had
+    // started, the CPU's did it all, and nothing waits for the start-up.
+    const std::string ran_on = vit_engine ? dev.describe() : "cpu (every chunk came before CUDA had started)";
+    const std::string engine_name = vit_engine ? vit_engine->name() : cpu_vit->name();
     for (size_t mi = 0; mi < models.size(); ++mi) {
         const auto& cur = cursor[mi];
         if (cur.next < cur.list.size()) {
@@ -487,8 +490,8 @@ int run(int argc, char** argv) {
 
     nlohmann::ordered_json stats;
     stats["tool"] = kTool;
-    stats["device"] = dev.describe();
-    stats["engine"] = vit_engine->name();
+    stats["device"] = ran_on;
+    stats["engine"] = engine_name;
     stats["chunks_on_cpu_while_starting"] = cpu_chunks;
     stats["Z"] = ntargets;
     stats["residues"] = residues;
