@@ -60,6 +60,7 @@ fi
 
 tmp=$(mktemp -d)
 declare -A live=()  # pid -> what runs there: gpu-viterbi or a model's number (stopped if we die)
+declare -A runs=()  # the hmmsearch runs among them
 trap 'for pid in "${!live[@]}"; do kill "$pid" 2> /dev/null || true; done; rm -rf "$tmp"' EXIT
 common=(--device "${WARPDP_DEVICE:-auto}" --threads "${WARPDP_THREADS:-0}" --quiet)
 # Threads do not change what hmmsearch prints: without --cpu, use every core.
@@ -96,12 +97,12 @@ launch_part() {  # model number, its targets, [nice level]
     # (with -o, hmmsearch's stdout carries only its complaints about options)
     nice -n "${3:-0}" "$hmmsearch" "${zopt[@]}" "${pass_args[@]}" --cpu "$cores" "${outs[@]}" "$p.hmm" "$2" \
         > "$p.err" 2>&1 &
-    live[$!]=$1
+    live[$!]=$1; runs[$!]=$1
 }
-reap() {  # waits for one of the runs in `live`; the first failure stops everything
+reap() {  # waits for one of the given runs (default: all in `live`); the first failure stops everything
     local rc=0 pid
-    wait -n -p pid "${!live[@]}" || rc=$?
-    local what=${live[$pid]}; unset "live[$pid]"
+    wait -n -p pid "${@:-${!live[@]}}" || rc=$?
+    local what=${live[$pid]}; unset "live[$pid]" "runs[$pid]"
     [ "$what" != gpu-viterbi ] || t_filters=$EPOCHREALTIME
     [ $rc = 0 ] && return
     [ "$what" = gpu-viterbi ] && die "the filters failed (gpu-viterbi exit status $rc)" $(( rc < 128 ? rc : 4 ))
@@ -200,12 +201,15 @@ else
         set -e
         while [ ${#live[@]} -gt 0 ]; do reap; done
     else
+        # (gpu-viterbi may still be freeing its engines: the outputs need
+        # only the runs; its exit status is checked last)
         for i in "${order[@]}"; do
             launch_part "$i" "$tmp/targets.fa"
-            [ ${#live[@]} -le "$jobs" ] || reap  # (gpu-viterbi may still be exiting: one more)
+            [ ${#runs[@]} -lt "$jobs" ] || reap "${!runs[@]}"
         done
-        while [ ${#live[@]} -gt 0 ]; do reap; done
+        while [ ${#runs[@]} -gt 0 ]; do reap "${!runs[@]}"; done
         deliver_all
+        while [ ${#live[@]} -gt 0 ]; do reap; done
     fi
 fi
 if [ -n "${WARPDP_TIMES:-}" ]; then
