@@ -72,7 +72,7 @@ mapfile -t order < <(gzip -cdf "$hmm" | awk -v d="$tmp" '/^HMMER/ { f = sprintf(
                          n { print > f } n && $1 == "LENG" { print $2, n }' | sort -k1,1nr -k2,2n | cut -d' ' -f2)
 nmodels=${#order[@]}
 jobs=${WARPDP_FINAL_JOBS:-$(( nmodels < cores ? nmodels : cores ))}; [ "$jobs" -ge 1 ] || jobs=1
-t_start=$EPOCHREALTIME
+t_start=$EPOCHREALTIME t_filters=
 # The MSV, bias and Viterbi filters in one process (the same decisions as
 # `gpu-msv | gpu-viterbi --candidates -`, with one database read). hmmsearch
 # hands its threads blocks of 1,000 records, so a few thousand survivors would
@@ -103,7 +103,7 @@ reap() {  # waits for one of the given runs (default: all in `live`); the first 
     local rc=0 pid
     wait -n -p pid "${@:-${!live[@]}}" || rc=$?
     local what=${live[$pid]}; unset "live[$pid]" "runs[$pid]"
-    [ "$what" != gpu-viterbi ] || t_filters=$EPOCHREALTIME
+    [ "$what" != gpu-viterbi ] || t_filters=${t_filters:-$EPOCHREALTIME}
     [ $rc = 0 ] && return
     [ "$what" = gpu-viterbi ] && die "the filters failed (gpu-viterbi exit status $rc)" $(( rc < 128 ? rc : 4 ))
     die "hmmsearch failed (exit status $rc) on model $what of $hmm: $(head -n 1 "$tmp/model.$what.err")" \
@@ -214,6 +214,6 @@ else
 fi
 if [ -n "${WARPDP_TIMES:-}" ]; then
     awk -v a="$t_start" -v b="${t_filters:-$t_start}" -v c="$EPOCHREALTIME" 'BEGIN {
-        printf "gpu-hmmsearch: filters done after %.3f s, final searches after %.3f s\n", b - a, c - a }' >&2
+        printf "gpu-hmmsearch: filters done after %.3f s, all done after %.3f s\n", b - a, c - a }' >&2
 fi
 exit $rc
