@@ -80,6 +80,15 @@ void format_fasta_record(const SeqBatch& b, size_t t, std::string& text) {
 
 namespace {
 
+// Appends k empty records to text.
+void append_fillers(std::string& text, size_t k) {
+    for (; k > 0; --k) {
+        text += '>';
+        text += kSpreadFillerName;
+        text += '\n';
+    }
+}
+
 // An anonymous scratch file (unlinked at once), beside `near` when that
 // directory takes one (the output's file system has room for the output),
 // else in $TMPDIR or /tmp.
@@ -152,8 +161,7 @@ void SurvivorsFile::commit() {
         run.push_back(n);
         if (std::fflush(spill_) != 0 || std::fseek(spill_, 0, SEEK_SET) != 0)
             throw ResourceError(out_.path() + ": cannot read back the survivors' scratch file: " + std::strerror(errno));
-        std::string buf, filler = std::string(">") + kSpreadFillerName + "\n";
-        std::string fill;
+        std::string buf, fill;
         for (size_t r = 0; r + 1 < run.size(); ++r) {
             const size_t a = run[r], b = run[r + 1];
             buf.resize(starts_[b] - starts_[a]);
@@ -163,9 +171,8 @@ void SurvivorsFile::commit() {
             if (b == n) break;  // the last run ends the file: nothing to top up
             uint64_t res = 0;
             for (size_t i = a; i < b; ++i) res += residues_[i];
-            const size_t k = spread_fillers(b - a, res);
             fill.clear();
-            for (size_t i = 0; i < k; ++i) fill += filler;
+            append_fillers(fill, spread_fillers(b - a, res));
             out_.write(fill);
         }
     }
@@ -194,7 +201,6 @@ void ModelSurvivorStreams::add(size_t model, const SeqBatch& b, std::span<const 
     for (size_t i = 0; i < targets.size(); ++i) residues[i] = b.length(targets[i]);
     std::vector<size_t> run = runs_ > 0 ? spread_runs(residues, work, runs_) : std::vector<size_t>{0};
     run.push_back(targets.size());
-    const std::string filler = std::string(">") + kSpreadFillerName + "\n";
     std::string text, record;
     for (size_t r = 0; r + 1 < run.size(); ++r) {
         uint64_t res = 0;
@@ -203,8 +209,7 @@ void ModelSurvivorStreams::add(size_t model, const SeqBatch& b, std::span<const 
             text += record;
             res += residues[i];
         }
-        if (runs_ > 0)
-            for (size_t k = spread_fillers(run[r + 1] - run[r], res); k > 0; --k) text += filler;
+        if (runs_ > 0) append_fillers(text, spread_fillers(run[r + 1] - run[r], res));
     }
     s.out.write(std::move(text));
     s.any = true;
@@ -212,7 +217,11 @@ void ModelSurvivorStreams::add(size_t model, const SeqBatch& b, std::span<const 
 
 void ModelSurvivorStreams::commit() {
     for (auto& s : streams_) {
-        if (!s->any) s->out.write(std::string(">") + kSpreadFillerName + "\n");
+        if (!s->any) {
+            std::string one;
+            append_fillers(one, 1);
+            s->out.write(std::move(one));
+        }
         s->out.commit();
     }
 }
