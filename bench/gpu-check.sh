@@ -60,6 +60,8 @@ run_bench() {
 }
 run_bench "$bench" "${BENCH_RESIDUES:-1000000000}" "${BENCH_MODELS:-86,260,1142}" 5 "${BENCH_DEVICES:-all}"
 run_bench "$(dirname "$bench")/bench_vit_gpu" "${VIT_BENCH_RESIDUES:-200000000}" "${VIT_BENCH_MODELS:-86,260,1142}" 3 "${BENCH_DEVICES:-0}"
+# Forward filter: CUDA vs the CPU engine on survivor-sized batches.
+run_bench "$(dirname "$bench")/bench_fwd" "${FWD_BENCH_MRESIDUES:-10}" 3 "${BENCH_DEVICES:-all}"
 # gpu-nw-dist: NDist and SeqDist GCUPS on all-pairs 454-like reads (test_nw_cuda ran with the tests above).
 run_bench "$(dirname "$bench")/bench_nw_gpu" "${NW_BENCH_READS:-2000}" "${NW_BENCH_LENGTH:-400}" "${BENCH_DEVICES:-all}" 150
 
@@ -68,5 +70,6 @@ echo "== gpu-check summary =="
 printf '%s\n' "${summary[@]}"
 [[ -f $logs/bench_msv_gpu.log ]] && sed -n '/^M /,$p' "$logs/bench_msv_gpu.log" && grep -E "MISMATCH|database" "$logs/bench_msv_gpu.log" | head -8
 [[ -f $logs/bench_vit_gpu.log ]] && grep -v '^dpx-probe' "$logs/bench_vit_gpu.log" | sed -n '/^M /,$p' && grep -E "MISMATCH|database" "$logs/bench_vit_gpu.log" | head -8
+[[ -f $logs/bench_fwd.log ]] && sed -n '/^#/,$p' "$logs/bench_fwd.log"
 [[ -f $logs/bench_nw_gpu.log ]] && sed -n '/^metric /,$p' "$logs/bench_nw_gpu.log" && grep -E "MISMATCH" "$logs/bench_nw_gpu.log" | head -8
 exit $status

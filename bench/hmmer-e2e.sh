@@ -52,14 +52,17 @@ for set in Pkinase nine; do
     gcups=$(grep -m1 GCUPS "$logs/msv-gpu-$set.log" | sed 's/.*, \([0-9.]*\) GCUPS.*/\1/')
 
     # gpu-viterbi on the candidate stream, GPU and CPU engines: same rows.
-    a=$(now); gpu-viterbi --hmm "$hmm" --db "$work/db.fa" --candidates "$work/msv-gpu.tsv" --device "${E2E_DEVICE:-cuda}" > "$work/vit-gpu.tsv" 2> "$logs/vit-gpu-$set.log"; rc=$?; b=$(now)
+    a=$(now); gpu-viterbi --hmm "$hmm" --db "$work/db.fa" --candidates "$work/msv-gpu.tsv" --forward --device "${E2E_DEVICE:-cuda}" > "$work/vit-gpu.tsv" 2> "$logs/vit-gpu-$set.log"; rc=$?; b=$(now)
     t_vg=$(elapsed "$a" "$b"); [ $rc = 0 ] || fail "gpu-viterbi cuda rc=$rc on $set"
-    a=$(now); gpu-viterbi --hmm "$hmm" --db "$work/db.fa" --candidates "$work/msv-gpu.tsv" --device cpu > "$work/vit-cpu.tsv" 2> "$logs/vit-cpu-$set.log"; b=$(now)
+    a=$(now); gpu-viterbi --hmm "$hmm" --db "$work/db.fa" --candidates "$work/msv-gpu.tsv" --forward --device cpu > "$work/vit-cpu.tsv" 2> "$logs/vit-cpu-$set.log"; b=$(now)
     t_vc=$(elapsed "$a" "$b")
     cmp -s "$work/vit-gpu.tsv" "$work/vit-cpu.tsv" || fail "gpu-viterbi GPU and CPU outputs differ on $set"
     want=$(awk '$1 == "Passed" && $2 == "Vit" { print $4 }' "$work/h.out" | tr '\n' ' ')
     got=$(grep -o 'passed Vit [0-9]*' "$logs/vit-gpu-$set.log" | awk '{ print $3 }' | tr '\n' ' ')
     [ "$want" = "$got" ] || fail "$set Passed Vit counts: gpu-viterbi [$got] hmmsearch [$want]"
+    want=$(awk '$1 == "Passed" && $2 == "Fwd" { print $4 }' "$work/h.out" | tr '\n' ' ')
+    got=$(grep -o 'passed Fwd [0-9]*' "$logs/vit-gpu-$set.log" | awk '{ print $3 }' | tr '\n' ' ')
+    [ "$want" = "$got" ] || fail "$set Passed Fwd counts: gpu-viterbi [$got] hmmsearch [$want]"
     vrows+=("$(printf '%-8s %9s %9s' "$set" "$t_vg" "$t_vc")")
 
     a=$(now); gpu-hmmsearch --cpu "$cores" --noali -o "$work/g.out" --tblout "$work/g.tbl" --domtblout "$work/g.dom" "$hmm" "$work/db.fa" 2> "$logs/pipe-$set.log"; rc=$?; b=$(now)
@@ -77,7 +80,7 @@ echo
 echo "== end-to-end on $nseq sequences ($nres residues), hmmsearch --cpu $cores; seconds =="
 printf '%-8s %5s %9s %9s %9s %9s %9s %8s %8s %6s\n' models sumM hmmsearch msv-gpu msv-cpu pipeline "msvGCUPS" "msv/hs" "pipe/hs" hits
 printf '%s\n' "${rows[@]}"
-echo "== gpu-viterbi on gpu-msv's candidates (seconds, whole tool: reads the database again) =="
+echo "== gpu-viterbi --forward on gpu-msv's candidates (seconds, whole tool: reads the database again) =="
 printf '%-8s %9s %9s\n' models vit-gpu vit-cpu
 printf '%s\n' "${vrows[@]}"
 [ -f "$logs/mismatch.txt" ] && cat "$logs/mismatch.txt"

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "core/fwd_engine.hpp"
 #include "core/msv_engine.hpp"
 #include "core/nw_engine.hpp"
 #include "core/vit_engine.hpp"
@@ -34,6 +35,10 @@ std::unique_ptr<MsvEngine> make_msv_cuda_engine(const std::vector<int>& devices)
 // CUDA Viterbi-filter engine over the given device indices. Throws
 // ResourceError when CUDA is unavailable.
 std::unique_ptr<VitEngine> make_vit_cuda_engine(const std::vector<int>& devices);
+
+// CUDA Forward-filter engine over the given device indices (targets split
+// between them). Throws ResourceError when CUDA is unavailable.
+std::unique_ptr<FwdEngine> make_fwd_cuda_engine(const std::vector<int>& devices);
 
 // CUDA engine of gpu-nw-dist (NDist/SeqDist distances) over the given device
 // indices, pairs split between them. Throws ResourceError when CUDA is unavailable.

@@ -17,6 +17,10 @@ std::unique_ptr<VitEngine> make_vit_cuda_engine(const std::vector<int>&) {
     throw ResourceError("built without CUDA support");
 }
 
+std::unique_ptr<FwdEngine> make_fwd_cuda_engine(const std::vector<int>&) {
+    throw ResourceError("built without CUDA support");
+}
+
 std::unique_ptr<NwEngine> make_nw_cuda_engine(const std::vector<int>&) {
     throw ResourceError("built without CUDA support");
 }

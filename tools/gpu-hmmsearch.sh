@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# gpu-hmmsearch: hmmsearch with its MSV, bias and Viterbi filters run by
-# gpu-msv and gpu-viterbi (GPU when one is visible, else CPU). Takes
+# gpu-hmmsearch: hmmsearch with its MSV, bias, Viterbi and Forward filters run
+# by gpu-viterbi (GPU when one is visible, else CPU). Takes
 # hmmsearch's own command line; the hit tables and the main output equal
 # plain hmmsearch's (only the pipeline statistics and a few header lines
 # differ), because the filter survivors are re-searched with
@@ -9,7 +9,9 @@
 #   gpu-hmmsearch [hmmsearch options] MODELS.hmm TARGETS.fa
 # Environment: WARPDP_DEVICE (--device of the filters, default auto),
 # WARPDP_THREADS (default: all cores), HMMSEARCH (default: hmmsearch),
-# WARPDP_TIMES=1 (stage wall times on stderr), WARPDP_FINAL_JOBS (concurrent
+# WARPDP_TIMES=1 (stage wall times on stderr), WARPDP_FORWARD=0 (leave the
+# Forward filter to hmmsearch), WARPDP_SPREAD (runs per model, see --spread),
+# WARPDP_FINAL_JOBS (concurrent
 # final hmmsearch runs, one model each; default: one per model, at most one
 # per core).
 set -euo pipefail
@@ -17,7 +19,7 @@ here=$(cd "$(dirname "$(readlink -f "$0")")" && pwd)
 hmmsearch=${HMMSEARCH:-hmmsearch}
 die() { echo "gpu-hmmsearch: error: $1" >&2; exit "${2:-1}"; }
 
-F1=0.02 F2=0.001 nobias=() have_Z=0 use_max=0 cpu=
+F1=0.02 F2=0.001 F3=1e-5 nobias=() have_Z=0 use_max=0 cpu=
 main_out= tbl_out= dom_out= splittable=1
 args=()      # every option, for a single final hmmsearch
 pass_args=() # the options but -o/--tblout/--domtblout/--cpu, for one run per model
@@ -37,6 +39,7 @@ while [ $# -gt 2 ]; do
         case "$opt" in
             --F1) F1=$val ;;
             --F2) F2=$val ;;
+            --F3) F3=$val ;;
             -Z) have_Z=1 ;;
             --cpu) cpu=$val; continue ;;
             -o) main_out=$val; continue ;;
@@ -73,15 +76,18 @@ mapfile -t order < <(gzip -cdf "$hmm" | awk -v d="$tmp" '/^HMMER/ { f = sprintf(
 nmodels=${#order[@]}
 jobs=${WARPDP_FINAL_JOBS:-$(( nmodels < cores ? nmodels : cores ))}; [ "$jobs" -ge 1 ] || jobs=1
 t_start=$EPOCHREALTIME t_filters=
-# The MSV, bias and Viterbi filters in one process (the same decisions as
-# `gpu-msv | gpu-viterbi --candidates -`, with one database read). hmmsearch
-# hands its threads blocks of 1,000 records, so a few thousand survivors would
-# keep a few threads busy: --spread cuts each model's survivors into runs of
-# equal expected work, two per thread, topped up with empty records
-# (core/survivors_file.hpp says why hmmsearch's output cannot change; more
-# runs cost more in reading empty records than they gain: docs/benchmarks.md).
-filters_cmd=("$here/gpu-viterbi" --hmm "$hmm" --db "$db" --msv --F1 "$F1" "${nobias[@]}" --F2 "$F2"
-             --spread $((2 * cores)) --stats "$tmp/vit.json" "${common[@]}")
+# The MSV, bias, Viterbi and Forward filters in one process (the same
+# decisions as `gpu-msv | gpu-viterbi --candidates - --forward`, with one
+# database read): hmmsearch then meets only the Forward passers, and its
+# work is their Backward and domain stages. hmmsearch hands its threads
+# blocks of 1,000 records, so a few hundred survivors would keep one thread
+# busy: --spread cuts each model's survivors into runs of equal expected
+# work, two per thread, topped up with empty records (core/survivors_file.hpp
+# says why hmmsearch's output cannot change; fewer runs leave threads idle,
+# more cost more in reading empty records than they gain: docs/benchmarks.md).
+forward=(--forward --F3 "$F3"); [ "${WARPDP_FORWARD:-1}" = 1 ] || forward=()
+filters_cmd=("$here/gpu-viterbi" --hmm "$hmm" --db "$db" --msv --F1 "$F1" "${nobias[@]}" --F2 "$F2" "${forward[@]}"
+             --spread "${WARPDP_SPREAD:-$((2 * cores))}" --stats "$tmp/vit.json" "${common[@]}")
 
 # The final search runs one hmmsearch per model, concurrently, longest models
 # first: each query's results are independent of the others' (Z is fixed by

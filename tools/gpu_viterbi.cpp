@@ -4,8 +4,9 @@
 // already <= F2 skips the filter and passes); without one it runs the filter
 // on every target ("Viterbi alone", null-model scores). With --msv it runs
 // gpu-msv's MSV and bias filters itself first (one database read, one GPU
-// start-up for the whole pipeline). --survivors writes the passing targets
-// as FASTA for `hmmsearch -Z <Z>`.
+// start-up for the whole pipeline). With --forward the Viterbi-stage
+// survivors also go through hmmsearch's Forward filter (F3), exactly.
+// --survivors writes the passing targets as FASTA for `hmmsearch -Z <Z>`.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -23,6 +24,9 @@
 #include "core/cli.hpp"
 #include "core/device.hpp"
 #include "core/errors.hpp"
+#include "core/fwd_engine.hpp"
+#include "core/fwd_model.hpp"
+#include "core/fwd_split.hpp"
 #include "core/hmm_reader.hpp"
 #include "core/msv_cpu.hpp"
 #include "core/msv_model.hpp"
@@ -45,7 +49,8 @@ constexpr const char* kTool = "gpu-viterbi";
 struct Model {
     MsvModel msv;
     VitModel vit;
-    explicit Model(Hmm h) : msv(std::move(h)), vit(msv) {}
+    FwdProfile fwd;
+    explicit Model(Hmm h) : msv(std::move(h)), vit(msv), fwd(build_fwd_profile(msv.prof)) {}
 };
 
 struct Row {
@@ -54,10 +59,21 @@ struct Row {
     bool scored = false, skipped = false, passed = false;
     float bits = 0;
     double pvalue = 1;
+    bool fwd_scored = false, fwd_passed = false;  // with --forward, for Viterbi-stage passers
+    float fwd_bits = 0;
+    double fwd_pvalue = 1;
+};
+
+// A target that passed the Viterbi stage: its row, the score the filters
+// compare against (bias-filter or null score), the P-value that passed.
+struct StagePass {
+    size_t row;
+    float filtersc;
+    double p;
 };
 
 struct Tally {
-    uint64_t candidates = 0, skipped = 0, computed = 0, passed = 0;
+    uint64_t candidates = 0, skipped = 0, computed = 0, passed = 0, passed_fwd = 0;
 };
 
 // Per model, the candidates in stream order; matched against the database in
@@ -70,6 +86,7 @@ struct CandidateCursor {
 
 const std::vector<std::string> kColumns{"model", "model_acc", "target", "target_len",
                                         "vit_bits", "vit_pvalue", "skipped", "passed"};
+const std::vector<std::string> kForwardColumns{"fwd_bits", "fwd_pvalue", "fwd_passed"};
 
 // A sub-batch holding the residues of targets `which` of `b` (no names: it
 // only feeds an engine), for scoring candidates only.
@@ -93,10 +110,10 @@ int run(int argc, char** argv) {
     Cli cli(kTool, "gpu-viterbi --hmm MODELS.hmm --db TARGETS.fa [--candidates FILE|-] [options]",
             "HMMER 3.3.2 Viterbi filter and pipeline rule (hmmsearch-identical) on GPU or CPU.");
     std::string hmm_path, db_path, cand_path, surv_path, surv_dir, stats_path;
-    double F2 = 1e-3, F1 = 0.02;
+    double F2 = 1e-3, F1 = 0.02, F3 = 1e-5;
     size_t spread = 0;
     uint64_t chunk_residues_opt = 0;
-    bool all = false, inline_msv = false, nobias = false;
+    bool all = false, inline_msv = false, nobias = false, forward = false;
     cli.tool_options().add_options()
         ("hmm", po::value<std::string>(&hmm_path)->required(), "profile HMM file (the one gpu-msv used)")
         ("db", po::value<std::string>(&db_path)->required(), "protein FASTA/FASTQ (the one gpu-msv read)")
@@ -105,6 +122,10 @@ int run(int argc, char** argv) {
         ("msv", po::bool_switch(&inline_msv), "run the MSV and bias filters here (as gpu-msv would) instead of reading --candidates")
         ("F1", po::value<double>(&F1)->default_value(0.02), "with --msv: MSV filter P-value threshold")
         ("nobias", po::bool_switch(&nobias), "with --msv: turn off the composition bias filter")
+        ("forward", po::bool_switch(&forward),
+         "also run hmmsearch's Forward filter on the Viterbi-stage passers (adds fwd_bits, fwd_pvalue, "
+         "fwd_passed; the survivors are then the Forward passers)")
+        ("F3", po::value<double>(&F3)->default_value(1e-5), "with --forward: Forward filter P-value threshold")
         ("all", po::bool_switch(&all), "a row for every candidate (every target without --candidates)")
         ("survivors", po::value<std::string>(&surv_path), "write the passing targets (each once, database order) as FASTA")
         ("model-survivors", po::value<std::string>(&surv_dir),
@@ -123,6 +144,9 @@ int run(int argc, char** argv) {
     F2 = std::min(F2, 1.0);
     if (!(F1 > 0)) throw UsageError("--F1 must be > 0");
     F1 = std::min(F1, 1.0);
+    if (!(F3 > 0)) throw UsageError("--F3 must be > 0");
+    F3 = std::min(F3, 1.0);
+    if (!forward && !cli.vm()["F3"].defaulted()) throw UsageError("--F3 goes with --forward");
     if (inline_msv && !cand_path.empty()) throw UsageError("--msv and --candidates are mutually exclusive");
     if (!inline_msv && (cli.vm()["F1"].defaulted() == false || nobias))
         throw UsageError("--F1 and --nobias go with --msv (with --candidates, gpu-msv applied them)");
@@ -170,12 +194,18 @@ int run(int argc, char** argv) {
     struct Engines {
         std::unique_ptr<VitEngine> vit;
         std::unique_ptr<MsvEngine> msv_full;  // with --msv: the whole chunk's MSV filter
+        std::unique_ptr<FwdEngine> fwd;       // with --forward
     };
     const uint64_t chunk_residues = ropt.batch_residues;
-    auto engines_ready = std::async(std::launch::async, [&dev, &common, inline_msv, chunk_residues] {
+    auto engines_ready = std::async(std::launch::async, [&dev, &common, inline_msv, forward, chunk_residues] {
         dev = resolve_device(common.device);
         Engines e;
         e.vit = dev.cuda ? make_vit_cuda_engine(dev.gpus) : make_vit_cpu_engine(common.threads);
+        // On a GPU the Forward stage's longest targets go to the CPU (core/fwd_split.hpp).
+        if (forward)
+            e.fwd = dev.cuda ? make_fwd_split_engine(make_fwd_cuda_engine(dev.gpus), make_fwd_cpu_engine(common.threads),
+                                                     common.threads)
+                             : make_fwd_cpu_engine(common.threads);
         if (inline_msv) {
             e.msv_full = dev.cuda ? make_msv_cuda_engine(dev.gpus) : make_msv_cpu_engine(common.threads);
             e.msv_full->expect_chunk_residues(chunk_residues);
@@ -185,6 +215,7 @@ int run(int argc, char** argv) {
     auto msv_engine = make_msv_cpu_engine(common.threads);  // rescoring streamed candidates
     std::unique_ptr<VitEngine> vit_engine;
     std::unique_ptr<MsvEngine> msv_full;
+    std::unique_ptr<FwdEngine> fwd_engine;
     // While the CUDA driver starts, small chunks go to the CPU engines
     // (cpu_finishes_quickly); only with --msv: the candidate stream's chunks
     // are small anyway.
@@ -193,6 +224,7 @@ int run(int argc, char** argv) {
         return cpu_finishes_quickly(sum_m * c.total_residues(), common.threads);
     };
     std::unique_ptr<VitEngine> cpu_vit;  // made when a chunk first takes the CPU
+    std::unique_ptr<FwdEngine> cpu_fwd;
     uint64_t cpu_chunks = 0;
 
     std::unique_ptr<SurvivorsFile> survivors;
@@ -211,36 +243,42 @@ int run(int argc, char** argv) {
     uint64_t ntargets = 0;
     std::vector<std::vector<Row>> rows(models.size());
     std::vector<Tally> tally(models.size());
-    uint64_t residues = 0, cells = 0;
+    uint64_t residues = 0, cells = 0, fwd_cells = 0;
     using clock = std::chrono::steady_clock;
     auto since = [](clock::time_point a) { return std::chrono::duration<double>(clock::now() - a).count(); };
     const auto t0 = clock::now();
     // Time by stage: waiting for the reader, for the engines, the MSV and
-    // bias filters, the Viterbi filter (uploads included), the survivors. The
-    // last three overlap (below): their sum may exceed the wall time.
-    double wait_s = 0, engines_s = 0, msv_s = 0, vit_s = 0, write_s = 0;
+    // bias filters, the Viterbi filter (uploads included), the Forward
+    // filter, the survivors. The last four overlap (below): their sum may
+    // exceed the wall time.
+    double wait_s = 0, engines_s = 0, msv_s = 0, vit_s = 0, fwd_s = 0, write_s = 0;
     std::vector<uint16_t> msv_raw[2];  // two models' MSV results: one scored while the other is decided
     std::vector<MsvVerdict> msv_verdicts;  // kept from chunk to chunk: its pages are faulted in once
     std::vector<uint32_t> vit_raw;
 
-    // One chunk's trip through the filters. Its Viterbi stage (rows,
-    // survivors) runs on a second thread while the next chunk is read and
-    // MSV-filtered: the stages use separate engines (on a GPU, separate
-    // streams), and the Viterbi stages still run one at a time, in chunk
-    // order, so rows and survivors come out as before.
+    // One chunk's trip through the filters, in three stages on three
+    // threads: this one reads chunk k+2 and runs its MSV and bias filters
+    // while the Viterbi stage runs on chunk k+1 and the Forward stage (with
+    // the rows and survivors) on chunk k. The stages use separate engines (on
+    // a GPU, separate streams); each stage takes the chunks one at a time, in
+    // order, so rows and survivors come out as from one thread.
     struct Job {
         SeqBatch chunk;
         VitEngine* vit_e = nullptr;
+        FwdEngine* fwd_e = nullptr;
         std::vector<std::vector<uint32_t>> cands;
         std::vector<std::vector<MsvVerdict>> verdicts;
+        // Per model: its rows of this chunk, and the Viterbi-stage passers
+        // among them (row, filtersc, the P-value that passed), in row order.
+        std::vector<std::vector<Row>> rows;
+        std::vector<std::vector<StagePass>> passers;
     };
-    const auto viterbi_stage = [&](const Job& job) {
+    const auto viterbi_stage = [&](Job& job) {
         const SeqBatch& chunk = job.chunk;
         VitEngine* vit_e = job.vit_e;
         const auto& cands = job.cands;
         const auto& verdicts = job.verdicts;
         auto w0 = clock::now();
-        pass_work.clear();
         // The Viterbi engine holds only the targets some model may filter:
         // with candidates, their union (a few percent of the chunk, so a GPU
         // upload stays small); without, the whole chunk.
@@ -255,12 +293,17 @@ int run(int argc, char** argv) {
         }
         const SeqBatch loaded = pipeline ? gather(chunk, members) : SeqBatch{};
         if (!pipeline || !members.empty()) vit_e->load_targets(pipeline ? loaded : chunk);
+        auto& chunk_rows = job.rows;
+        auto& stage_pass = job.passers;
+        chunk_rows.assign(models.size(), {});
+        stage_pass.assign(models.size(), {});
         for (size_t mi = 0; mi < models.size(); ++mi) {
             const Model& m = models[mi];
+            auto& mrows = chunk_rows[mi];
+            auto& passers = stage_pass[mi];
             // Which targets of this chunk go to the Viterbi filter, with their filtersc.
             std::vector<uint32_t> which;
             std::vector<float> filtersc;
-            std::vector<Row> chunk_rows;
             if (pipeline) {
                 const auto& cand = cands[mi];
                 for (size_t j = 0; j < cand.size(); ++j) {
@@ -273,12 +316,12 @@ int run(int argc, char** argv) {
                     if (!vit_filter_needed(v, F2)) {
                         r.skipped = r.passed = true;
                         ++tally[mi].skipped;
-                        pass_work.push_back({t, {static_cast<uint32_t>(mi), hmmsearch_work(r.length, m.msv.hmm.M, v.bias_p)}});
+                        passers.push_back({mrows.size(), v.filtersc, v.bias_p});
                     } else {
                         which.push_back(t);
                         filtersc.push_back(v.filtersc);
                     }
-                    chunk_rows.push_back(r);
+                    mrows.push_back(r);
                 }
             } else {
                 for (size_t t = 0; t < chunk.size(); ++t) {
@@ -290,7 +333,7 @@ int run(int argc, char** argv) {
                         filtersc.push_back(null_score(r.length));
                         ++tally[mi].candidates;
                     }
-                    chunk_rows.push_back(r);
+                    mrows.push_back(r);
                 }
             }
             vit_raw.assign(which.size(), 0);
@@ -298,19 +341,74 @@ int run(int argc, char** argv) {
             for (size_t j = 0; j < which.size(); ++j) at[j] = static_cast<uint32_t>(slot[which[j]]);
             if (!which.empty()) vit_e->score(m.vit.words, at, vit_raw);
             for (size_t j = 0, r = 0; j < which.size(); ++j) {
-                while (chunk_rows[r].target != chunk.first_index + which[j]) ++r;
+                while (mrows[r].target != chunk.first_index + which[j]) ++r;
                 const VitVerdict v = vit_verdict(m.msv.hmm, filtersc[j], vit_raw[j], chunk.length(which[j]), F2);
-                chunk_rows[r].scored = true;
-                chunk_rows[r].bits = v.bits;
-                chunk_rows[r].pvalue = v.p;
-                chunk_rows[r].passed = v.pass;
-                if (v.pass)
-                    pass_work.push_back(
-                        {which[j], {static_cast<uint32_t>(mi), hmmsearch_work(chunk.length(which[j]), m.msv.hmm.M, v.p)}});
+                mrows[r].scored = true;
+                mrows[r].bits = v.bits;
+                mrows[r].pvalue = v.p;
+                mrows[r].passed = v.pass;
+                if (v.pass) passers.push_back({r, filtersc[j], v.p});
                 cells += static_cast<uint64_t>(m.vit.words.M) * chunk.length(which[j]);
             }
             tally[mi].computed += which.size();
-            for (auto& r : chunk_rows) {
+            std::sort(passers.begin(), passers.end(), [](const StagePass& a, const StagePass& b) { return a.row < b.row; });
+        }
+        vit_s += since(w0);
+    };
+    const auto forward_stage = [&](Job& job) {
+        const SeqBatch& chunk = job.chunk;
+        auto& chunk_rows = job.rows;
+        const auto& stage_pass = job.passers;
+        auto w0 = clock::now();
+        pass_work.clear();
+        // The Forward filter on every model's stage passers, in one call: a
+        // GPU is busy only with thousands of targets at once.
+        std::vector<SeqBatch> fwd_targets(models.size());
+        std::vector<std::vector<float>> fwd_nats(models.size());
+        if (forward) {
+            w0 = clock::now();
+            std::vector<FwdJob> jobs;
+            for (size_t mi = 0; mi < models.size(); ++mi) {
+                if (stage_pass[mi].empty()) continue;
+                std::vector<uint32_t> at;
+                for (const auto& sp : stage_pass[mi])
+                    at.push_back(static_cast<uint32_t>(chunk_rows[mi][sp.row].target - chunk.first_index));
+                fwd_targets[mi] = gather(chunk, at);
+                fwd_nats[mi].resize(at.size());
+                jobs.push_back({&models[mi].fwd, &fwd_targets[mi], fwd_nats[mi]});
+                fwd_cells += static_cast<uint64_t>(models[mi].msv.hmm.M) * fwd_targets[mi].total_residues();
+            }
+            if (!jobs.empty()) job.fwd_e->score_many(jobs);
+            fwd_s += since(w0);
+        }
+
+        // Survivors: the stage passers, or with --forward those that also
+        // pass the Forward filter.
+        for (size_t mi = 0; mi < models.size(); ++mi) {
+            const Model& m = models[mi];
+            auto& mrows = chunk_rows[mi];
+            const auto survive = [&](const Row& r, double p) {
+                const auto t = static_cast<uint32_t>(r.target - chunk.first_index);
+                pass_work.push_back({t, {static_cast<uint32_t>(mi), hmmsearch_work(r.length, m.msv.hmm.M, p)}});
+            };
+            for (size_t j = 0; j < stage_pass[mi].size(); ++j) {
+                const StagePass& sp = stage_pass[mi][j];
+                Row& r = mrows[sp.row];
+                if (!forward) {
+                    survive(r, sp.p);
+                    continue;
+                }
+                const FwdVerdict fv = fwd_verdict(m.msv.hmm, sp.filtersc, fwd_nats[mi][j], F3);
+                r.fwd_scored = true;
+                r.fwd_bits = fv.bits;
+                r.fwd_pvalue = fv.p;
+                r.fwd_passed = fv.pass;
+                if (fv.pass) {
+                    ++tally[mi].passed_fwd;
+                    survive(r, fv.p);
+                }
+            }
+            for (auto& r : mrows) {
                 if (r.passed) ++tally[mi].passed;
                 if (r.passed || all) {
                     r.name = chunk.names[static_cast<size_t>(r.target - chunk.first_index)];
@@ -318,7 +416,6 @@ int run(int argc, char** argv) {
                 }
             }
         }
-        vit_s += since(w0);
         w0 = clock::now();
         if (model_survivors) {
             std::vector<PassWork> by_model = pass_work;
@@ -351,9 +448,9 @@ int run(int argc, char** argv) {
         }
         write_s += since(w0);
     };
-    Job jobs[2];
+    Job jobs[3];
     size_t next_job = 0;
-    std::future<void> viterbi_done;
+    std::future<void> viterbi_done, forward_done;
     for (;;) {
         Job& job = jobs[next_job];
         auto w0 = clock::now();
@@ -362,21 +459,26 @@ int run(int argc, char** argv) {
         const SeqBatch& chunk = job.chunk;
         MsvEngine* msv_e = msv_full.get();
         VitEngine* vit_e = vit_engine.get();
+        FwdEngine* fwd_e = fwd_engine.get();
         if (!vit_engine) {
             const bool ready = engines_ready.wait_for(std::chrono::seconds(0)) == std::future_status::ready;
             if (!ready && cpu_while_starting && quick_on_cpu(chunk)) {
                 if (!cpu_vit) cpu_vit = make_vit_cpu_engine(common.threads);
+                if (forward && !cpu_fwd) cpu_fwd = make_fwd_cpu_engine(common.threads);
                 msv_e = msv_engine.get();
                 vit_e = cpu_vit.get();
+                fwd_e = cpu_fwd.get();
                 ++cpu_chunks;
             } else {
                 w0 = clock::now();
                 Engines e = engines_ready.get();
                 vit_engine = std::move(e.vit);
                 msv_full = std::move(e.msv_full);
+                fwd_engine = std::move(e.fwd);
                 engines_s = since(w0);
                 msv_e = msv_full.get();
                 vit_e = vit_engine.get();
+                fwd_e = fwd_engine.get();
             }
         }
         w0 = clock::now();
@@ -384,6 +486,7 @@ int run(int argc, char** argv) {
         // exact MSV/bias verdicts (filtersc and the bias-corrected P-value
         // decide the pipeline rule of the Viterbi stage).
         job.vit_e = vit_e;
+        job.fwd_e = fwd_e;
         job.cands.assign(models.size(), {});
         job.verdicts.assign(models.size(), {});
         auto& cands = job.cands;
@@ -450,10 +553,15 @@ int run(int argc, char** argv) {
             std::fprintf(stderr, "\r%s: %llu targets, %.3g Mres   ", kTool, static_cast<unsigned long long>(ntargets),
                          residues / 1e6);
         if (viterbi_done.valid()) viterbi_done.get();
-        viterbi_done = std::async(std::launch::async, [&viterbi_stage, &job] { viterbi_stage(job); });
-        next_job ^= 1;
+        viterbi_done = std::async(std::launch::async, [&viterbi_stage, &forward_stage, &forward_done, &job] {
+            viterbi_stage(job);
+            if (forward_done.valid()) forward_done.get();
+            forward_done = std::async(std::launch::async, [&forward_stage, &job] { forward_stage(job); });
+        });
+        next_job = (next_job + 1) % 3;
     }
     if (viterbi_done.valid()) viterbi_done.get();
+    if (forward_done.valid()) forward_done.get();
     if (common.progress) std::fputc('\n', stderr);
     if (ntargets == 0) throw InputError(db_path, 0, "no sequences in the database");
     // Which engines ran. When every chunk came before the CUDA engines had
@@ -472,16 +580,24 @@ int run(int argc, char** argv) {
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
     OutputFile out(common.output);
-    RecordWriter writer(out, parse_format(common.format), kColumns);
+    std::vector<std::string> columns = kColumns;
+    if (forward) columns.insert(columns.end(), kForwardColumns.begin(), kForwardColumns.end());
+    RecordWriter writer(out, parse_format(common.format), columns);
     writer.write_header();
     for (size_t mi = 0; mi < models.size(); ++mi) {
         const Hmm& h = models[mi].msv.hmm;
         for (const Row& r : rows[mi]) {
-            writer.write({h.name, h.acc.empty() ? Value{Absent{}} : Value{h.acc}, r.name,
-                          static_cast<int64_t>(r.length),
-                          r.scored ? Value{fixed(r.bits, 6)} : Value{Absent{}},
-                          r.scored ? Value{general(r.pvalue, 6)} : Value{Absent{}},
-                          int64_t{r.skipped ? 1 : 0}, int64_t{r.passed ? 1 : 0}});
+            std::vector<Value> row{h.name, h.acc.empty() ? Value{Absent{}} : Value{h.acc}, r.name,
+                                   static_cast<int64_t>(r.length),
+                                   r.scored ? Value{fixed(r.bits, 6)} : Value{Absent{}},
+                                   r.scored ? Value{general(r.pvalue, 6)} : Value{Absent{}},
+                                   int64_t{r.skipped ? 1 : 0}, int64_t{r.passed ? 1 : 0}};
+            if (forward) {
+                row.push_back(r.fwd_scored ? Value{fixed(r.fwd_bits, 6)} : Value{Absent{}});
+                row.push_back(r.fwd_scored ? Value{general(r.fwd_pvalue, 6)} : Value{Absent{}});
+                row.push_back(int64_t{r.fwd_passed ? 1 : 0});
+            }
+            writer.write(row);
         }
     }
     if (survivors) survivors->commit();
@@ -497,20 +613,29 @@ int run(int argc, char** argv) {
     stats["residues"] = residues;
     stats["seconds"] = seconds;
     stats["stage_seconds"] = {{"read_wait", wait_s}, {"engines", engines_s}, {"msv", msv_s}, {"viterbi", vit_s},
-                              {"survivors", write_s}};
+                              {"forward", fwd_s}, {"survivors", write_s}};
     stats["cells"] = cells;
+    stats["forward"] = forward;
+    if (forward) {
+        stats["F3"] = F3;
+        stats["forward_cells"] = fwd_cells;
+        stats["forward_engine"] = fwd_engine ? fwd_engine->name() : cpu_fwd->name();
+    }
     stats["models"] = nlohmann::ordered_json::array();
-    for (size_t mi = 0; mi < models.size(); ++mi)
+    for (size_t mi = 0; mi < models.size(); ++mi) {
         stats["models"].push_back({{"model", models[mi].msv.hmm.name}, {"M", models[mi].msv.hmm.M},
                                    {"candidates", tally[mi].candidates}, {"skipped", tally[mi].skipped},
                                    {"computed", tally[mi].computed}, {"passed_vit", tally[mi].passed}});
+        if (forward) stats["models"].back()["passed_fwd"] = tally[mi].passed_fwd;
+    }
     if (!common.quiet) {
         for (size_t mi = 0; mi < models.size(); ++mi)
-            std::fprintf(stderr, "%s: %s (M=%d): candidates %llu, skipped (MSV P <= F2) %llu, passed Vit %llu\n",
+            std::fprintf(stderr, "%s: %s (M=%d): candidates %llu, skipped (MSV P <= F2) %llu, passed Vit %llu%s\n",
                          kTool, models[mi].msv.hmm.name.c_str(), models[mi].msv.hmm.M,
                          static_cast<unsigned long long>(tally[mi].candidates),
                          static_cast<unsigned long long>(tally[mi].skipped),
-                         static_cast<unsigned long long>(tally[mi].passed));
+                         static_cast<unsigned long long>(tally[mi].passed),
+                         forward ? (", passed Fwd " + std::to_string(tally[mi].passed_fwd)).c_str() : "");
         std::fprintf(stderr, "%s: Z = %llu targets, %.3f s, %llu Viterbi cells\n", kTool,
                      static_cast<unsigned long long>(ntargets), seconds,
                      static_cast<unsigned long long>(cells));

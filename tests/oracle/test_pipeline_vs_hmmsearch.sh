@@ -3,8 +3,9 @@
 # then `hmmsearch -Z <Z>` on the survivors (the gpu-hmmsearch wrapper), gives
 # --tblout, --domtblout and main output identical to hmmsearch on the whole
 # database (file-name header lines and pipeline statistics aside), for
-# several option sets; and gpu-viterbi's per-model "passed Vit" counts equal
-# hmmsearch's "Passed Vit filter".
+# several option sets; and gpu-viterbi's per-model "passed Vit" and
+# "passed Fwd" counts equal hmmsearch's "Passed Vit filter" and "Passed Fwd
+# filter".
 source "$(dirname "$0")/lib.sh"
 BIN=$1
 need hmmsearch hmmemit "$BIN/gpu-msv" "$BIN/gpu-viterbi" "$BIN/gpu-hmmsearch"
@@ -61,6 +62,23 @@ want=$(awk '$1 == "Passed" && $2 == "Vit" { print $4 }' "$tmp/h.out" | tr '\n' '
 got=$(grep '"passed_vit"' "$tmp/v.json" | tr -dc '0-9\n' | tr '\n' ' ')
 check_eq "Passed Vit counts per model" "$got" "$want"
 checks=$((checks + 1))
+# Passed Fwd filter counts, model by model, for several F3 (and without the
+# bias filter, which changes the score Forward is compared against); the
+# candidate stream and --msv give the same rows.
+for opts in "" "--F3 1e-3" "--F3 0.05 --nobias"; do
+    hmmsearch $opts --noali -o "$tmp/h.out" "$tmp/three.hmm" "$tmp/db.fa"
+    "$BIN/gpu-viterbi" --hmm "$tmp/three.hmm" --db "$tmp/db.fa" --msv --forward $opts --all --stats "$tmp/f.json" \
+        --quiet > "$tmp/inline.tsv"
+    want=$(awk '$1 == "Passed" && $2 == "Fwd" { print $4 }' "$tmp/h.out" | tr '\n' ' ')
+    got=$(grep '"passed_fwd"' "$tmp/f.json" | tr -dc '0-9\n' | tr '\n' ' ')
+    check_eq "Passed Fwd counts per model [$opts]" "$got" "$want"
+    msv_opts=(); [[ "$opts" != *--nobias* ]] || msv_opts=(--nobias)
+    "$BIN/gpu-msv" --hmm "$tmp/three.hmm" --db "$tmp/db.fa" --quiet "${msv_opts[@]}" |
+        "$BIN/gpu-viterbi" --hmm "$tmp/three.hmm" --db "$tmp/db.fa" --candidates - --forward ${opts% --nobias} \
+            --all --quiet > "$tmp/stream.tsv"
+    check_eq "--forward rows, stream and --msv [$opts]" "$(md5sum < "$tmp/stream.tsv")" "$(md5sum < "$tmp/inline.tsv")"
+    checks=$((checks + 2))
+done
 # gpu-viterbi --msv (one process) decides exactly as gpu-msv | gpu-viterbi.
 for opts in "" "--nobias --F1 0.1 --F2 0.01"; do
     "$BIN/gpu-msv" --hmm "$tmp/three.hmm" --db "$tmp/db.fa" --quiet ${opts/--F2 0.01/} |

@@ -102,4 +102,33 @@ inline std::vector<uint8_t> digitize_amino(const std::string& text) {
     return d;
 }
 
+// A whole file as text (hmmsearch's outputs).
+inline std::string read_text(const std::filesystem::path& p) {
+    std::ifstream in(p);
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+// A model of HMMER's examples for an oracle test: the number of hmmemit
+// homologs per kind and the longest random target tests/oracle/make_targets.sh
+// writes for it.
+struct ExampleModel {
+    std::string label, path;
+    int n_per_model, maxlen;
+};
+
+// The model as plain text in dir/<label>.hmm (the examples are partly gzipped).
+inline std::filesystem::path unpack_model(const ExampleModel& c, const std::filesystem::path& dir) {
+    const auto plain = dir / (c.label + ".hmm");
+    run_command("gzip -dcf " + c.path + " > " + plain.string());
+    return plain;
+}
+
+// Fresh targets for the model (make_targets.sh with a seed from the test's generator).
+inline void make_oracle_targets(const ExampleModel& c, const std::filesystem::path& model, const std::filesystem::path& db,
+                                int seed) {
+    const std::string script = std::string(WARPDP_TEST_DATA) + "/../oracle/make_targets.sh";
+    run_command("bash " + script + " " + std::to_string(seed) + " " + std::to_string(c.n_per_model) + " " +
+                std::to_string(c.maxlen) + " " + model.string() + " > " + db.string());
+}
+
 }  // namespace warpdp::test

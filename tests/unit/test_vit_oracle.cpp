@@ -35,11 +35,6 @@ using namespace warpdp::test;
 
 namespace {
 
-std::string slurp(const std::filesystem::path& p) {
-    std::ifstream in(p);
-    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
 struct Target {
     std::string name;
     std::vector<uint8_t> dsq;
@@ -52,12 +47,7 @@ struct Target {
 TEST_CASE("Viterbi filter decisions equal hmmsearch's (Viterbi alone, and the pipeline stage)") {
     seed();
     TempDir dir;
-    const std::string make_targets = std::string(WARPDP_TEST_DATA) + "/../oracle/make_targets.sh";
-    struct Case {
-        std::string label, path;
-        int n_per_model, maxlen;
-    };
-    const std::vector<Case> cases = {
+    const std::vector<ExampleModel> cases = {
         {"fn3", kHmmerTutorial + "fn3.hmm", 30, 20000},
         {"globins4", kHmmerTutorial + "globins4.hmm", 30, 20000},
         {"Pkinase", kHmmerTutorial + "Pkinase.hmm", 30, 20000},
@@ -66,20 +56,17 @@ TEST_CASE("Viterbi filter decisions equal hmmsearch's (Viterbi alone, and the pi
     };
     for (const auto& c : cases) {
         CAPTURE(c.label);
-        const auto plain = dir.path() / (c.label + ".hmm");
+        const auto plain = unpack_model(c, dir.path());
         const auto vitonly = dir.path() / (c.label + ".vitonly.hmm");
-        run_command("gzip -dcf " + c.path + " > " + plain.string());
         run_command("sed -E 's/^(STATS LOCAL MSV) +[-0-9.]+ +([0-9.]+)/\\1 1000000.0 \\2/' " + plain.string() + " > " +
                     vitonly.string());
         const MsvModel model(read_all_hmms(plain.string()).at(0));
         REQUIRE(model.hmm.has_stats);
         const VitModel vm(model);
         const auto db = dir.path() / "db.fa";
-        run_command("bash " + make_targets + " " + std::to_string(uniform(1, 1000000)) + " " +
-                    std::to_string(c.n_per_model) + " " + std::to_string(c.maxlen) + " " + plain.string() + " > " +
-                    db.string());
+        make_oracle_targets(c, plain, db, uniform(1, 1000000));
         std::vector<Target> targets;
-        for (const auto& r : parse_fasta(slurp(db))) {
+        for (const auto& r : parse_fasta(read_text(db))) {
             Target t{r.name, digitize_amino(r.seq)};
             if (t.dsq.empty()) continue;  // hmmsearch skips L = 0 (it only counts toward Z)
             t.msv_raw = msv_reference(model.bytes, t.dsq);
@@ -105,7 +92,7 @@ TEST_CASE("Viterbi filter decisions equal hmmsearch's (Viterbi alone, and the pi
                 vit_pass += p;
                 if (p || t.msv_raw == kMsvOverflow) ours.insert(t.name);
             }
-            const std::string text = slurp(out);
+            const std::string text = read_text(out);
             CHECK(passed_count(text, "Vit") == static_cast<long>(ours.size()));
             const auto reported = tbl_names(tbl);
             for (const auto& name : reported) {
@@ -159,7 +146,7 @@ TEST_CASE("Viterbi filter decisions equal hmmsearch's (Viterbi alone, and the pi
                 }
                 n_vit += vit_stage_pass(m, v, F2);
             }
-            const std::string text = slurp(out);
+            const std::string text = read_text(out);
             CHECK(passed_count(text, "MSV") == n_msv);
             CHECK(passed_count(text, "bias") == n_bias);
             CHECK(passed_count(text, "Vit") == n_vit);
