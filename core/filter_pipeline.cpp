@@ -1,0 +1,493 @@
+// The filter pipeline: three stages on three threads per chunk (the MSV
+// stage with the reader, the Viterbi stage, the Forward stage with the rows
+// and survivors), each taking the chunks one at a time, in order.
+#include "core/filter_pipeline.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <future>
+
+#include "core/alphabet.hpp"
+#include "core/background.hpp"
+#include "core/cli.hpp"
+#include "core/device.hpp"
+#include "core/errors.hpp"
+#include "core/fwd_engine.hpp"
+#include "core/fwd_model.hpp"
+#include "core/fwd_split.hpp"
+#include "core/msv_cpu.hpp"
+#include "core/parallel.hpp"
+#include "core/seq_reader.hpp"
+#include "core/survivors_file.hpp"
+#include "core/vit_engine.hpp"
+
+namespace warpdp {
+namespace {
+
+using clock = std::chrono::steady_clock;
+double since(clock::time_point a) { return std::chrono::duration<double>(clock::now() - a).count(); }
+
+using Row = FilterRow;
+
+// A target that passed the Viterbi stage: its row, the score the filters
+// compare against (bias-filter or null score), the P-value that passed.
+struct StagePass {
+    size_t row;
+    float filtersc;
+    double p;
+};
+
+// A sub-batch holding the residues of targets `which` of `b` (no names: it
+// only feeds an engine).
+SeqBatch gather(const SeqBatch& b, const std::vector<uint32_t>& which) {
+    SeqBatch g;
+    uint64_t total = 0;
+    for (uint32_t t : which) total += b.length(t);
+    g.residues.reserve(total);
+    g.names.reserve(which.size());
+    g.descs.reserve(which.size());
+    g.offsets.reserve(which.size() + 1);
+    for (uint32_t t : which) {
+        const auto s = b.seq(t);
+        g.residues.insert(g.residues.end(), s.begin(), s.end());
+        g.close_record({}, {});
+    }
+    return g;
+}
+
+// One chunk on its way through the stages.
+struct Job {
+    SeqBatch chunk;
+    VitEngine* vit_e = nullptr;
+    FwdEngine* fwd_e = nullptr;
+    // Per model: the candidates of this chunk (database order) with their
+    // exact MSV/bias verdicts.
+    std::vector<std::vector<uint32_t>> cands;
+    std::vector<std::vector<MsvVerdict>> verdicts;
+    // Per model: its rows of this chunk, and the Viterbi-stage passers
+    // among them, in row order.
+    std::vector<std::vector<Row>> rows;
+    std::vector<std::vector<StagePass>> passers;
+};
+
+// (chunk index, model, expected hmmsearch work) of each passing pair of a chunk.
+struct PassWork {
+    uint32_t t;
+    SurvivorsFile::ModelWork w;
+};
+
+}  // namespace
+
+struct FilterPipeline::Impl {
+    struct Engines {
+        std::unique_ptr<VitEngine> vit;
+        std::unique_ptr<MsvEngine> msv_full;  // with inline MSV: the whole chunk's MSV filter
+        std::unique_ptr<FwdEngine> fwd;       // with forward
+    };
+
+    const std::vector<FilterModel>& models;
+    const FilterSettings s;
+    const double F1, F2, F3;
+    const bool inline_msv, nobias, forward, all;
+    bool pipeline = false;
+    uint64_t sum_m = 0;
+    DeviceChoice dev;
+    std::future<Engines> engines_ready;
+    std::unique_ptr<MsvEngine> msv_engine;  // rescoring streamed candidates
+    std::unique_ptr<VitEngine> vit_engine, cpu_vit;
+    std::unique_ptr<MsvEngine> msv_full;
+    std::unique_ptr<FwdEngine> fwd_engine, cpu_fwd;
+
+    std::vector<FilterCandidates>* cursor = nullptr;
+    SurvivorsFile* survivors = nullptr;
+    ModelSurvivorStreams* model_survivors = nullptr;
+    FilterRun out;
+    std::vector<PassWork> pass_work;
+    std::vector<uint16_t> msv_raw[2];  // two models' MSV results: one scored while the other is decided
+    std::vector<MsvVerdict> msv_verdicts;  // kept from chunk to chunk: its pages are faulted in once
+    std::vector<uint32_t> vit_raw;
+
+    Impl(const std::vector<FilterModel>& m, FilterSettings settings)
+        : models(m), s(std::move(settings)), F1(std::min(s.F1, 1.0)), F2(std::min(s.F2, 1.0)),
+          F3(std::min(s.F3, 1.0)), inline_msv(s.inline_msv), nobias(s.nobias), forward(s.forward), all(s.all) {
+        for (const auto& fm : models) sum_m += static_cast<uint64_t>(fm.msv.hmm.M);
+        msv_engine = make_msv_cpu_engine(s.threads);
+    }
+
+    uint64_t chunk_residues() const { return s.chunk_residues > 0 ? s.chunk_residues : chunk_residues_for(sum_m); }
+
+    // Starting the CUDA driver, listing the GPUs (resolve_device) and
+    // creating the contexts take a good part of a second: done off the
+    // calling thread while the reader parses the first chunk. `dev` is read
+    // only after the get().
+    void start_engines() {
+        const uint64_t residues = chunk_residues();
+        engines_ready = std::async(std::launch::async, [this, residues] {
+            dev = resolve_device(s.device);
+            Engines e;
+            e.vit = dev.cuda ? make_vit_cuda_engine(dev.gpus) : make_vit_cpu_engine(s.threads);
+            // On a GPU the Forward stage's longest targets go to the CPU (core/fwd_split.hpp).
+            if (forward)
+                e.fwd = dev.cuda ? make_fwd_split_engine(make_fwd_cuda_engine(dev.gpus), make_fwd_cpu_engine(s.threads),
+                                                         s.threads)
+                                 : make_fwd_cpu_engine(s.threads);
+            if (inline_msv) {
+                e.msv_full = dev.cuda ? make_msv_cuda_engine(dev.gpus) : make_msv_cpu_engine(s.threads);
+                e.msv_full->expect_chunk_residues(residues);
+            }
+            return e;
+        });
+    }
+
+    void viterbi_stage(Job& job) {
+        const SeqBatch& chunk = job.chunk;
+        VitEngine* vit_e = job.vit_e;
+        const auto& cands = job.cands;
+        const auto& verdicts = job.verdicts;
+        auto w0 = clock::now();
+        // The Viterbi engine holds only the targets some model may filter:
+        // with candidates, their union (a few percent of the chunk, so a GPU
+        // upload stays small); without, the whole chunk.
+        std::vector<int64_t> slot(chunk.size(), pipeline ? -1 : 0);  // chunk index -> index in `loaded`
+        for (const auto& cand : cands)
+            for (uint32_t t : cand) slot[t] = 0;
+        std::vector<uint32_t> members;
+        for (size_t t = 0; t < chunk.size(); ++t) {
+            if (slot[t] < 0) continue;
+            slot[t] = static_cast<int64_t>(members.size());
+            members.push_back(static_cast<uint32_t>(t));
+        }
+        const SeqBatch loaded = pipeline ? gather(chunk, members) : SeqBatch{};
+        if (!pipeline || !members.empty()) vit_e->load_targets(pipeline ? loaded : chunk);
+        auto& chunk_rows = job.rows;
+        auto& stage_pass = job.passers;
+        chunk_rows.assign(models.size(), {});
+        stage_pass.assign(models.size(), {});
+        for (size_t mi = 0; mi < models.size(); ++mi) {
+            const FilterModel& m = models[mi];
+            auto& mrows = chunk_rows[mi];
+            auto& passers = stage_pass[mi];
+            // Which targets of this chunk go to the Viterbi filter, with their filtersc.
+            std::vector<uint32_t> which;
+            std::vector<float> filtersc;
+            if (pipeline) {
+                const auto& cand = cands[mi];
+                for (size_t j = 0; j < cand.size(); ++j) {
+                    const uint32_t t = cand[j];
+                    Row r;
+                    r.target = chunk.first_index + t;
+                    r.length = chunk.length(t);
+                    const MsvVerdict& v = verdicts[mi][j];
+                    ++out.tally[mi].candidates;
+                    if (!vit_filter_needed(v, F2)) {
+                        r.skipped = r.passed = true;
+                        ++out.tally[mi].skipped;
+                        passers.push_back({mrows.size(), v.filtersc, v.bias_p});
+                    } else {
+                        which.push_back(t);
+                        filtersc.push_back(v.filtersc);
+                    }
+                    mrows.push_back(r);
+                }
+            } else {
+                for (size_t t = 0; t < chunk.size(); ++t) {
+                    Row r;
+                    r.target = chunk.first_index + t;
+                    r.length = chunk.length(t);
+                    if (r.length > 0) {  // hmmsearch skips empty targets
+                        which.push_back(static_cast<uint32_t>(t));
+                        filtersc.push_back(null_score(r.length));
+                        ++out.tally[mi].candidates;
+                    }
+                    mrows.push_back(r);
+                }
+            }
+            vit_raw.assign(which.size(), 0);
+            std::vector<uint32_t> at(which.size());
+            for (size_t j = 0; j < which.size(); ++j) at[j] = static_cast<uint32_t>(slot[which[j]]);
+            if (!which.empty()) vit_e->score(m.vit.words, at, vit_raw);
+            for (size_t j = 0, r = 0; j < which.size(); ++j) {
+                while (mrows[r].target != chunk.first_index + which[j]) ++r;
+                const VitVerdict v = vit_verdict(m.msv.hmm, filtersc[j], vit_raw[j], chunk.length(which[j]), F2);
+                mrows[r].scored = true;
+                mrows[r].bits = v.bits;
+                mrows[r].pvalue = v.p;
+                mrows[r].passed = v.pass;
+                if (v.pass) passers.push_back({r, filtersc[j], v.p});
+                out.cells += static_cast<uint64_t>(m.vit.words.M) * chunk.length(which[j]);
+            }
+            out.tally[mi].computed += which.size();
+            std::sort(passers.begin(), passers.end(), [](const StagePass& a, const StagePass& b) { return a.row < b.row; });
+        }
+        out.vit_s += since(w0);
+    }
+
+    void forward_stage(Job& job) {
+        const SeqBatch& chunk = job.chunk;
+        auto& chunk_rows = job.rows;
+        const auto& stage_pass = job.passers;
+        auto w0 = clock::now();
+        pass_work.clear();
+        // The Forward filter on every model's stage passers, in one call: a
+        // GPU is busy only with thousands of targets at once.
+        std::vector<SeqBatch> fwd_targets(models.size());
+        std::vector<std::vector<float>> fwd_nats(models.size());
+        if (forward) {
+            w0 = clock::now();
+            std::vector<FwdJob> jobs;
+            for (size_t mi = 0; mi < models.size(); ++mi) {
+                if (stage_pass[mi].empty()) continue;
+                std::vector<uint32_t> at;
+                for (const auto& sp : stage_pass[mi])
+                    at.push_back(static_cast<uint32_t>(chunk_rows[mi][sp.row].target - chunk.first_index));
+                fwd_targets[mi] = gather(chunk, at);
+                fwd_nats[mi].resize(at.size());
+                jobs.push_back({&models[mi].fwd, &fwd_targets[mi], fwd_nats[mi]});
+                out.fwd_cells += static_cast<uint64_t>(models[mi].msv.hmm.M) * fwd_targets[mi].total_residues();
+            }
+            if (!jobs.empty()) job.fwd_e->score_many(jobs);
+            out.fwd_s += since(w0);
+        }
+
+        // Survivors: the stage passers, or with --forward those that also
+        // pass the Forward filter.
+        for (size_t mi = 0; mi < models.size(); ++mi) {
+            const FilterModel& m = models[mi];
+            auto& mrows = chunk_rows[mi];
+            const auto survive = [&](const Row& r, double p) {
+                const auto t = static_cast<uint32_t>(r.target - chunk.first_index);
+                pass_work.push_back({t, {static_cast<uint32_t>(mi), hmmsearch_work(r.length, m.msv.hmm.M, p)}});
+            };
+            for (size_t j = 0; j < stage_pass[mi].size(); ++j) {
+                const StagePass& sp = stage_pass[mi][j];
+                Row& r = mrows[sp.row];
+                if (!forward) {
+                    survive(r, sp.p);
+                    continue;
+                }
+                const FwdVerdict fv = fwd_verdict(m.msv.hmm, sp.filtersc, fwd_nats[mi][j], F3);
+                r.fwd_scored = true;
+                r.fwd_bits = fv.bits;
+                r.fwd_pvalue = fv.p;
+                r.fwd_passed = fv.pass;
+                if (fv.pass) {
+                    ++out.tally[mi].passed_fwd;
+                    survive(r, fv.p);
+                }
+            }
+            for (auto& r : mrows) {
+                if (r.passed) ++out.tally[mi].passed;
+                if (r.passed || all) {
+                    r.name = chunk.names[static_cast<size_t>(r.target - chunk.first_index)];
+                    out.rows[mi].push_back(std::move(r));
+                }
+            }
+        }
+        w0 = clock::now();
+        if (model_survivors) {
+            std::vector<PassWork> by_model = pass_work;
+            std::sort(by_model.begin(), by_model.end(), [](const PassWork& a, const PassWork& b) {
+                return a.w.model != b.w.model ? a.w.model < b.w.model : a.t < b.t;
+            });
+            std::vector<uint32_t> targets;
+            std::vector<double> work;
+            for (size_t i = 0; i < by_model.size();) {
+                const uint32_t mi = by_model[i].w.model;
+                targets.clear();
+                work.clear();
+                for (; i < by_model.size() && by_model[i].w.model == mi; ++i) {
+                    targets.push_back(by_model[i].t);
+                    work.push_back(by_model[i].w.work);
+                }
+                model_survivors->add(mi, chunk, targets, work);
+            }
+        }
+        if (survivors) {
+            std::stable_sort(pass_work.begin(), pass_work.end(),
+                             [](const PassWork& a, const PassWork& b) { return a.t < b.t; });
+            std::vector<SurvivorsFile::ModelWork> work;
+            for (size_t i = 0; i < pass_work.size();) {
+                const uint32_t t = pass_work[i].t;
+                work.clear();
+                for (; i < pass_work.size() && pass_work[i].t == t; ++i) work.push_back(pass_work[i].w);
+                survivors->add(chunk, t, work);
+            }
+        }
+        out.survivors_s += since(w0);
+    }
+
+    FilterRun run() {
+        pipeline = cursor != nullptr || inline_msv;
+        out.rows.assign(models.size(), {});
+        out.tally.assign(models.size(), {});
+        SeqReaderOptions ropt;
+        ropt.batch_residues = chunk_residues();
+        ropt.parse_threads = s.threads;  // the same records for any number
+        SeqReader reader(s.db_path, Alphabet::amino(), ropt);
+        start_engines();
+        // While the CUDA driver starts, small chunks go to the CPU engines
+        // (cpu_finishes_quickly); only with inline MSV: the candidate
+        // stream's chunks are small anyway.
+        const bool cpu_while_starting = inline_msv && s.device == "auto";
+        const auto quick_on_cpu = [&](const SeqBatch& c) {
+            return cpu_finishes_quickly(sum_m * c.total_residues(), s.threads);
+        };
+        const auto t0 = clock::now();
+        Job jobs[3];
+        size_t next_job = 0;
+        std::future<void> viterbi_done, forward_done;
+        for (;;) {
+            Job& job = jobs[next_job];
+            auto w0 = clock::now();
+            if (!reader.next(job.chunk)) break;
+            out.read_wait_s += since(w0);
+            const SeqBatch& chunk = job.chunk;
+            MsvEngine* msv_e = msv_full.get();
+            VitEngine* vit_e = vit_engine.get();
+            FwdEngine* fwd_e = fwd_engine.get();
+            if (!vit_engine) {
+                const bool ready = engines_ready.wait_for(std::chrono::seconds(0)) == std::future_status::ready;
+                if (!ready && cpu_while_starting && quick_on_cpu(chunk)) {
+                    if (!cpu_vit) cpu_vit = make_vit_cpu_engine(s.threads);
+                    if (forward && !cpu_fwd) cpu_fwd = make_fwd_cpu_engine(s.threads);
+                    msv_e = msv_engine.get();
+                    vit_e = cpu_vit.get();
+                    fwd_e = cpu_fwd.get();
+                    ++out.cpu_chunks;
+                } else {
+                    w0 = clock::now();
+                    Engines e = engines_ready.get();
+                    vit_engine = std::move(e.vit);
+                    msv_full = std::move(e.msv_full);
+                    fwd_engine = std::move(e.fwd);
+                    out.engines_s = since(w0);
+                    msv_e = msv_full.get();
+                    vit_e = vit_engine.get();
+                    fwd_e = fwd_engine.get();
+                }
+            }
+            w0 = clock::now();
+            // Each model's candidates in this chunk, in database order, with their
+            // exact MSV/bias verdicts (filtersc and the bias-corrected P-value
+            // decide the pipeline rule of the Viterbi stage).
+            job.vit_e = vit_e;
+            job.fwd_e = fwd_e;
+            job.cands.assign(models.size(), {});
+            job.verdicts.assign(models.size(), {});
+            auto& cands = job.cands;
+            auto& verdicts = job.verdicts;
+            if (inline_msv) {
+                msv_e->load_targets(chunk);
+                std::vector<MsvVerdict>& v = msv_verdicts;
+                v.resize(chunk.size());
+                // The engine scores the next model while this one's results are
+                // turned into decisions (on a GPU the host would otherwise wait).
+                for (auto& raw : msv_raw) raw.resize(chunk.size());
+                const auto score = [&](size_t mi) {
+                    return std::async(std::launch::async,
+                                      [&, mi] { msv_e->score(models[mi].msv.bytes, msv_raw[mi % 2]); });
+                };
+                std::future<void> scored = score(0);
+                for (size_t mi = 0; mi < models.size(); ++mi) {
+                    scored.get();
+                    if (mi + 1 < models.size()) scored = score(mi + 1);
+                    const std::vector<uint16_t>& raw = msv_raw[mi % 2];
+                    parallel_for(chunk.size(), s.threads, 256, [&](size_t t) {
+                        // hmmsearch skips empty targets: they pass nothing
+                        v[t] = chunk.length(t) > 0 ? msv_verdict(models[mi].msv, chunk.seq(t), raw[t], F1, !nobias)
+                                                   : MsvVerdict{};
+                    });
+                    for (size_t t = 0; t < chunk.size(); ++t) {
+                        if (chunk.length(t) == 0 || !v[t].pass_bias) continue;
+                        cands[mi].push_back(static_cast<uint32_t>(t));
+                        verdicts[mi].push_back(v[t]);
+                    }
+                }
+            } else if (pipeline) {
+                for (size_t mi = 0; mi < models.size(); ++mi) {
+                    auto& cur = (*cursor)[mi];
+                    std::vector<bool> bias_on;
+                    for (size_t t = 0; t < chunk.size() && cur.next < cur.list.size(); ++t) {
+                        const Candidate& c = cur.list[cur.next];
+                        if (c.target != chunk.names[t]) continue;
+                        if (c.target_len != chunk.length(t))
+                            throw InputError(s.cand_name, c.line,
+                                             "target \"" + c.target + "\" has length " + std::to_string(c.target_len) +
+                                                 " in the candidates but " + std::to_string(chunk.length(t)) +
+                                                 " in " + s.db_path + " (a different database?)");
+                        cands[mi].push_back(static_cast<uint32_t>(t));
+                        bias_on.push_back(c.bias_on);
+                        ++cur.next;
+                    }
+                    // Rescore the candidates' MSV exactly (the stream's P-values are
+                    // rounded text); F1 = 1: gpu-msv has already applied its own.
+                    const SeqBatch sub = gather(chunk, cands[mi]);
+                    std::vector<uint16_t>& raw = msv_raw[0];
+                    raw.assign(sub.size(), 0);
+                    msv_engine->load_targets(sub);
+                    if (!sub.empty()) msv_engine->score(models[mi].msv.bytes, raw);
+                    for (size_t j = 0; j < cands[mi].size(); ++j)
+                        verdicts[mi].push_back(
+                            msv_verdict(models[mi].msv, chunk.seq(cands[mi][j]), raw[j], 1.0, bias_on[j]));
+                }
+            }
+            out.msv_s += since(w0);
+            out.residues += chunk.total_residues();
+            out.targets += chunk.size();
+            if (s.progress)
+                std::fprintf(stderr, "\r%s: %llu targets, %.3g Mres   ", s.tool.c_str(), static_cast<unsigned long long>(out.targets),
+                             out.residues / 1e6);
+            if (viterbi_done.valid()) viterbi_done.get();
+            viterbi_done = std::async(std::launch::async, [this, &forward_done, &job] {
+                viterbi_stage(job);
+                if (forward_done.valid()) forward_done.get();
+                forward_done = std::async(std::launch::async, [this, &job] { forward_stage(job); });
+            });
+            next_job = (next_job + 1) % 3;
+        }
+        if (viterbi_done.valid()) viterbi_done.get();
+        if (forward_done.valid()) forward_done.get();
+        if (s.progress) std::fputc('\n', stderr);
+        if (out.targets == 0) throw InputError(s.db_path, 0, "no sequences in the database");
+        // Which engines ran. When every chunk came before the CUDA engines
+        // had started, the CPU's did it all, and nothing waits for the start-up.
+        out.device = vit_engine ? dev.describe() : "cpu (every chunk came before CUDA had started)";
+        out.engine = vit_engine ? vit_engine->name() : cpu_vit->name();
+        if (forward) out.fwd_engine = fwd_engine ? fwd_engine->name() : cpu_fwd->name();
+        for (size_t mi = 0; cursor && mi < models.size(); ++mi) {
+            const auto& cur = (*cursor)[mi];
+            if (cur.next < cur.list.size()) {
+                const Candidate& c = cur.list[cur.next];
+                throw InputError(s.cand_name, c.line,
+                                 "target \"" + c.target + "\" of model \"" + c.model + "\" is not in " + s.db_path +
+                                     " (or the candidates are not in database order)");
+            }
+        }
+        out.seconds = since(t0);
+        return std::move(out);
+    }
+};
+
+FilterPipeline::FilterPipeline(const std::vector<FilterModel>& models, FilterSettings settings)
+    : impl_(std::make_unique<Impl>(models, std::move(settings))) {}
+
+FilterPipeline::~FilterPipeline() {
+    // A start-up still under way (run() threw before it was needed) is waited for.
+    if (impl_ && impl_->engines_ready.valid()) {
+        try {
+            impl_->engines_ready.get();
+        } catch (...) {
+        }
+    }
+}
+
+FilterRun FilterPipeline::run(std::vector<FilterCandidates>* candidates, SurvivorsFile* survivors,
+                              ModelSurvivorStreams* model_survivors) {
+    impl_->cursor = candidates;
+    impl_->survivors = survivors;
+    impl_->model_survivors = model_survivors;
+    return impl_->run();
+}
+
+}  // namespace warpdp
