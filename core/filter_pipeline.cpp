@@ -38,24 +38,6 @@ struct StagePass {
     double p;
 };
 
-// A sub-batch holding the residues of targets `which` of `b` (no names: it
-// only feeds an engine).
-SeqBatch gather(const SeqBatch& b, const std::vector<uint32_t>& which) {
-    SeqBatch g;
-    uint64_t total = 0;
-    for (uint32_t t : which) total += b.length(t);
-    g.residues.reserve(total);
-    g.names.reserve(which.size());
-    g.descs.reserve(which.size());
-    g.offsets.reserve(which.size() + 1);
-    for (uint32_t t : which) {
-        const auto s = b.seq(t);
-        g.residues.insert(g.residues.end(), s.begin(), s.end());
-        g.close_record({}, {});
-    }
-    return g;
-}
-
 // One chunk on its way through the stages.
 struct Job {
     SeqBatch chunk;

@@ -57,11 +57,7 @@ public:
                 auto& w = side.which[i];
                 if (w.empty()) continue;
                 std::sort(w.begin(), w.end());
-                for (uint32_t t : w) {
-                    const auto s = jobs[i].targets->seq(t);
-                    side.batches[i].residues.insert(side.batches[i].residues.end(), s.begin(), s.end());
-                    side.batches[i].close_record({}, {});
-                }
+                side.batches[i] = gather(*jobs[i].targets, w);
                 side.out[i].resize(w.size());
                 side.jobs.push_back({jobs[i].profile, &side.batches[i], side.out[i]});
             }

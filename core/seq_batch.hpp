@@ -56,4 +56,22 @@ struct SeqBatch {
     }
 };
 
+// A batch of the residues of records `which` of `b`, in that order, without
+// names: what an engine scores when only some records of a chunk take a stage.
+inline SeqBatch gather(const SeqBatch& b, std::span<const uint32_t> which) {
+    SeqBatch g;
+    uint64_t total = 0;
+    for (uint32_t t : which) total += b.length(t);
+    g.residues.reserve(total);
+    g.names.reserve(which.size());
+    g.descs.reserve(which.size());
+    g.offsets.reserve(which.size() + 1);
+    for (uint32_t t : which) {
+        const auto s = b.seq(t);
+        g.residues.insert(g.residues.end(), s.begin(), s.end());
+        g.close_record({}, {});
+    }
+    return g;
+}
+
 }  // namespace warpdp

@@ -20,18 +20,10 @@
 #include "core/msv_profile.hpp"
 #include "core/msv_reference.hpp"
 #include "core/seq_batch.hpp"
+#include "cuda_test_support.hpp"
 #include "test_support.hpp"
 
 namespace warpdp::test {
-
-// CUDA tests skip (ctest SKIP_RETURN_CODE 77) where no GPU is visible.
-inline void require_gpu() {
-    if (list_gpus().empty()) {
-        std::printf("no CUDA GPU visible: skipping the CUDA tests (exit 77)\n");
-        std::fflush(stdout);
-        std::exit(77);
-    }
-}
 
 struct RandomMsvModel {
     MsvByteProfile prof;

@@ -17,19 +17,12 @@
 #include "core/profile.hpp"
 #include "fwd_test_support.hpp"
 #include "kernels/fwd_cuda.cuh"
+#include "cuda_test_support.hpp"
 
 using namespace warpdp;
 using namespace warpdp::test;
 
 namespace {
-
-void require_gpu() {
-    if (list_gpus().empty()) {
-        std::printf("no CUDA GPU visible: skipping the CUDA Forward tests (exit 77)\n");
-        std::fflush(stdout);
-        std::exit(77);
-    }
-}
 
 std::vector<float> reference_scores(const FwdProfile& fp, const SeqBatch& b) {
     std::vector<float> out(b.size());

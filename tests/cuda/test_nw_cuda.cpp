@@ -23,20 +23,14 @@
 #include "core/nw_reference.hpp"
 #include "kernels/nw_cuda.cuh"
 #include "test_support.hpp"
+#include "cuda_test_support.hpp"
 
 using namespace warpdp;
+using warpdp::test::require_gpu;
 using warpdp::test::random_text;
 using warpdp::test::uniform;
 
 namespace {
-
-void require_gpu() {
-    if (list_gpus().empty()) {
-        std::printf("no CUDA GPU visible: skipping the CUDA gpu-nw-dist tests (exit 77)\n");
-        std::fflush(stdout);
-        std::exit(77);
-    }
-}
 
 bool same(double x, double y) { return std::memcmp(&x, &y, sizeof x) == 0; }
 

@@ -20,19 +20,12 @@
 #include "core/profile.hpp"
 #include "kernels/vit_cuda.cuh"
 #include "vit_cuda_test_support.hpp"
+#include "cuda_test_support.hpp"
 
 using namespace warpdp;
 using namespace warpdp::test;
 
 namespace {
-
-void require_gpu() {
-    if (list_gpus().empty()) {
-        std::printf("no CUDA GPU visible: skipping the CUDA Viterbi tests (exit 77)\n");
-        std::fflush(stdout);
-        std::exit(77);
-    }
-}
 
 struct Outcomes {
     uint64_t finite = 0, overflow = 0, nopath = 0, compared = 0, bad = 0;
