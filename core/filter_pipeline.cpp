@@ -17,6 +17,7 @@
 #include "core/fwd_model.hpp"
 #include "core/fwd_split.hpp"
 #include "core/msv_cpu.hpp"
+#include "core/msv_pass_floor.hpp"
 #include "core/parallel.hpp"
 #include "core/seq_reader.hpp"
 #include "core/survivors_file.hpp"
@@ -89,12 +90,15 @@ struct FilterPipeline::Impl {
     std::vector<uint16_t> msv_raw[2];  // two models' MSV results: one scored while the other is decided
     std::vector<MsvVerdict> msv_verdicts;  // kept from chunk to chunk: its pages are faulted in once
     std::vector<uint32_t> vit_raw;
+    std::vector<std::unique_ptr<MsvPassFloor>> floors;  // with inline MSV, per model
 
     Impl(const std::vector<FilterModel>& m, FilterSettings settings)
         : models(m), s(std::move(settings)), F1(std::min(s.F1, 1.0)), F2(std::min(s.F2, 1.0)),
           F3(std::min(s.F3, 1.0)), inline_msv(s.inline_msv), nobias(s.nobias), forward(s.forward), all(s.all) {
         for (const auto& fm : models) sum_m += static_cast<uint64_t>(fm.msv.hmm.M);
         msv_engine = make_msv_cpu_engine(s.threads);
+        if (inline_msv)
+            for (const auto& fm : models) floors.push_back(std::make_unique<MsvPassFloor>(fm.msv, F1));
     }
 
     uint64_t chunk_residues() const { return s.chunk_residues > 0 ? s.chunk_residues : chunk_residues_for(sum_m); }
@@ -376,9 +380,10 @@ struct FilterPipeline::Impl {
                     if (mi + 1 < models.size()) scored = score(mi + 1);
                     const std::vector<uint16_t>& raw = msv_raw[mi % 2];
                     parallel_for(chunk.size(), s.threads, 256, [&](size_t t) {
-                        // hmmsearch skips empty targets: they pass nothing
-                        v[t] = chunk.length(t) > 0 ? msv_verdict(models[mi].msv, chunk.seq(t), raw[t], F1, !nobias)
-                                                   : MsvVerdict{};
+                        // hmmsearch skips empty targets: they pass nothing; most
+                        // others fail below their length's floor
+                        const bool decide = chunk.length(t) > 0 && !floors[mi]->fails(raw[t], chunk.length(t));
+                        v[t] = decide ? msv_verdict(models[mi].msv, chunk.seq(t), raw[t], F1, !nobias) : MsvVerdict{};
                     });
                     for (size_t t = 0; t < chunk.size(); ++t) {
                         if (chunk.length(t) == 0 || !v[t].pass_bias) continue;

@@ -11,11 +11,10 @@ namespace warpdp {
 MsvModel::MsvModel(Hmm h)
     : hmm(std::move(h)), prof(build_profile(hmm)), bytes(build_msv_profile(prof)), bias(hmm) {}
 
-MsvVerdict msv_verdict(const MsvModel& model, std::span<const uint8_t> dsq, uint16_t raw, double F1, bool with_bias) {
+MsvVerdict msv_stage_verdict(const MsvModel& model, uint16_t raw, uint64_t L, double F1) {
     const double mu = model.hmm.evparam[kMsvMu];
     const double lambda = model.hmm.evparam[kMsvLambda];
     MsvVerdict v;
-    const uint64_t L = dsq.size();
     v.usc = msv_nats(raw, L);
     v.nullsc = null_score(L);
     v.msv_bits = score_bits(v.usc, v.nullsc);
@@ -25,7 +24,14 @@ MsvVerdict msv_verdict(const MsvModel& model, std::span<const uint8_t> dsq, uint
     v.bias_bits = v.msv_bits;
     v.bias_p = v.msv_p;
     v.pass_bias = v.pass_msv;
+    return v;
+}
+
+MsvVerdict msv_verdict(const MsvModel& model, std::span<const uint8_t> dsq, uint16_t raw, double F1, bool with_bias) {
+    MsvVerdict v = msv_stage_verdict(model, raw, dsq.size(), F1);
     if (with_bias && v.pass_msv) {
+        const double mu = model.hmm.evparam[kMsvMu];
+        const double lambda = model.hmm.evparam[kMsvLambda];
         v.filtersc = model.bias.filter_score(dsq);
         v.bias_bits = score_bits(v.usc, v.filtersc);
         v.bias_p = gumbel_surv(v.bias_bits, mu, lambda);

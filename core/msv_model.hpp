@@ -41,4 +41,7 @@ struct MsvVerdict {
 // gets P = 1 everywhere, as in hmmsearch.
 MsvVerdict msv_verdict(const MsvModel& model, std::span<const uint8_t> dsq, uint16_t raw, double F1, bool with_bias);
 
+// The MSV stage alone (no bias filter), which reads only the target's length.
+MsvVerdict msv_stage_verdict(const MsvModel& model, uint16_t raw, uint64_t L, double F1);
+
 }  // namespace warpdp

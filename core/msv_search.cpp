@@ -18,7 +18,8 @@ constexpr size_t kGrain = 256;
 }  // namespace
 
 void msv_decide(const MsvModel& model, const SeqBatch& chunk, std::span<const uint16_t> raw,
-                const MsvSearchOptions& opt, std::vector<MsvRow>& rows, MsvModelTally& tally) {
+                const MsvSearchOptions& opt, std::vector<MsvRow>& rows, MsvModelTally& tally,
+                const MsvPassFloor* floor) {
     const size_t first_new = rows.size();
     // Scores and P-values first, in parallel (a log and an exp per target);
     // then the rows are collected in target order.
@@ -28,6 +29,7 @@ void msv_decide(const MsvModel& model, const SeqBatch& chunk, std::span<const ui
         r.target = chunk.first_index + t;
         r.length = chunk.length(t);
         if (r.length == 0) return;  // hmmsearch skips empty targets (they still count in Z)
+        if (floor && !opt.all && floor->fails(raw[t], r.length)) return;  // a fail, and no row to keep
         const MsvVerdict v = msv_verdict(model, chunk.seq(t), raw[t], opt.F1, false);
         r.scored = true;
         r.msv_bits = v.msv_bits;

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/msv_model.hpp"
+#include "core/msv_pass_floor.hpp"
 #include "core/seq_batch.hpp"
 
 namespace warpdp {
@@ -42,8 +43,11 @@ struct MsvModelTally {
 };
 
 // Decides every target of `chunk` for one model from the engine's raw scores
-// and appends the rows to keep (survivors, or all with opt.all).
+// and appends the rows to keep (survivors, or all with opt.all). Without
+// opt.all, a floor (made for opt.F1) spares the arithmetic of the targets
+// that certainly fail.
 void msv_decide(const MsvModel& model, const SeqBatch& chunk, std::span<const uint16_t> raw,
-                const MsvSearchOptions& opt, std::vector<MsvRow>& rows, MsvModelTally& tally);
+                const MsvSearchOptions& opt, std::vector<MsvRow>& rows, MsvModelTally& tally,
+                const MsvPassFloor* floor = nullptr);
 
 }  // namespace warpdp

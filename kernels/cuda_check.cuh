@@ -182,6 +182,11 @@ inline std::vector<cudaDeviceProp> open_devices(const std::vector<int>& devices,
         cudaDeviceProp prop{};
         WARPDP_CUDA_CHECK(cudaGetDeviceProperties(&prop, d));
         props.push_back(prop);
+        // A host thread waiting for a kernel sleeps instead of spinning (the
+        // default with fewer contexts than cores): the CPU engines and the
+        // final hmmsearch runs of gpu-hmmsearch need those cores.
+        DeviceGuard on(d);
+        WARPDP_CUDA_CHECK(cudaSetDeviceFlags(cudaDeviceScheduleBlockingSync));
     }
     return props;
 }

@@ -130,6 +130,8 @@ int run(int argc, char** argv) {
     opt.bias = !a.nobias;
     opt.all = a.all;
     opt.threads = common.threads;
+    std::vector<std::unique_ptr<MsvPassFloor>> floors;  // one per model, for opt.F1
+    for (const auto& m : models) floors.push_back(std::make_unique<MsvPassFloor>(m, opt.F1));
 
     // Only the names of targets that make a row are kept: a database of 10^8
     // targets would otherwise hold all its names until the end.
@@ -179,7 +181,7 @@ int run(int argc, char** argv) {
                 cells += static_cast<uint64_t>(models[mi].bytes.M) * chunk.total_residues();
             }
             const auto d0 = clock::now();
-            msv_decide(models[mi], chunk, raw, opt, rows[mi], tally[mi]);
+            msv_decide(models[mi], chunk, raw, opt, rows[mi], tally[mi], opt.all ? nullptr : floors[mi].get());
             for (size_t r = row_names[mi].size(); r < rows[mi].size(); ++r)
                 row_names[mi].push_back(chunk.names[static_cast<size_t>(rows[mi][r].target - chunk.first_index)]);
             decide_s += since(d0);
