@@ -2,7 +2,6 @@
 
 #include <cmath>
 
-
 namespace warpdp {
 
 MsvPassFloor::MsvPassFloor(const MsvModel& model, double F1)

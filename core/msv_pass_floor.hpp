@@ -1,7 +1,8 @@
 // Which raw MSV results certainly fail the MSV stage, so that the verdict
 // (a log and two exps: the host's largest cost in a GPU run, where ~98% of
 // the targets fail) is computed only for the rest. Exact: the floor is found
-// with msv_verdict itself, and kept a margin below the first passing raw.
+// with the stage's own verdict (msv_stage_verdict), kept a margin below the
+// first passing raw.
 #pragma once
 
 #include <atomic>
