@@ -181,7 +181,7 @@ int run(int argc, char** argv) {
                 cells += static_cast<uint64_t>(models[mi].bytes.M) * chunk.total_residues();
             }
             const auto d0 = clock::now();
-            msv_decide(models[mi], chunk, raw, opt, rows[mi], tally[mi], opt.all ? nullptr : floors[mi].get());
+            msv_decide(models[mi], chunk, raw, opt, rows[mi], tally[mi], floors[mi].get());
             for (size_t r = row_names[mi].size(); r < rows[mi].size(); ++r)
                 row_names[mi].push_back(chunk.names[static_cast<size_t>(rows[mi][r].target - chunk.first_index)]);
             decide_s += since(d0);
