@@ -36,6 +36,7 @@ void drain(const std::shared_ptr<AsyncOutputFile::State>& s) {
         OutputFile out(s->path);
         for (;;) {
             std::string text;
+            bool more = false;
             {
                 std::unique_lock<std::mutex> lock(s->mu);
                 s->cv.wait(lock, [&] { return s->abandoned || s->closing || !s->queue.empty(); });
@@ -43,8 +44,13 @@ void drain(const std::shared_ptr<AsyncOutputFile::State>& s) {
                 if (s->queue.empty()) break;  // closing, and everything is written
                 text = std::move(s->queue.front());
                 s->queue.pop_front();
+                more = !s->queue.empty();
             }
             out.write(text);
+            // Once the queue is drained, what was written goes out now, not
+            // when the stream's 1 MiB buffer fills: the reader of a FIFO
+            // (hmmsearch) starts on each text as soon as it is written.
+            if (!more) out.flush();
         }
         out.commit();
     } catch (...) {

@@ -2,7 +2,9 @@
 // queues the text and returns at once, so that a slow reader (hmmsearch
 // reading a FIFO as it searches) never holds the caller up; the file is
 // opened on that thread too, because opening a FIFO waits for its reader,
-// and only when the first text (or commit()) comes.
+// and only when the first text (or commit()) comes. Each text reaches the
+// file as soon as the thread has written it and nothing else is queued: a
+// FIFO's reader works on it while the caller goes on.
 #pragma once
 
 #include <memory>

@@ -75,9 +75,13 @@ void OutputFile::write(std::string_view text) {
     if (std::fwrite(text.data(), 1, text.size(), stream_) != text.size()) check_stream();
 }
 
-void OutputFile::commit() {
+void OutputFile::flush() {
     if (std::fflush(stream_) != 0) check_stream();
     check_stream();
+}
+
+void OutputFile::commit() {
+    flush();
     if (is_stdout_) return;
     const bool ok = std::fclose(stream_) == 0;
     committed_ = true;

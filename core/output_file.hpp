@@ -25,6 +25,9 @@ public:
     OutputFile& operator=(const OutputFile&) = delete;
 
     void write(std::string_view text);
+    // Hands what is buffered to the file now (a FIFO's reader sees it).
+    // Throws as commit().
+    void flush();
     // Flushes; for a file, renames the temporary over the target. Throws
     // ResourceError (disk full, ...) or BrokenPipe.
     void commit();

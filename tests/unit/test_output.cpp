@@ -2,7 +2,10 @@
 #include <doctest/doctest.h>
 
 #include <filesystem>
+#include <chrono>
 #include <fstream>
+#include <future>
+#include <iterator>
 #include <sstream>
 #include <cmath>
 #include <stdexcept>
@@ -138,6 +141,34 @@ TEST_CASE("AsyncOutputFile: the texts in order, whole at commit; a FIFO is writt
     CHECK(got.size() == 1000u * 1001u);
     CHECK(got.substr(0, 3) == "aaa");
     CHECK(got.substr(got.size() - 4) == "lll\n");
+}
+
+TEST_CASE("AsyncOutputFile: a FIFO's reader gets each text before commit") {
+    test::TempDir dir;
+    const auto fifo = dir.path() / "pipe";
+    REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+    AsyncOutputFile out(fifo.string());
+    // The reader reads one short line and says so; only then is the file
+    // committed. A text held in a buffer until commit would never come, so
+    // the wait has a deadline: then commit to release the reader, and fail.
+    std::promise<std::string> first_line;
+    auto got_first = first_line.get_future();
+    std::string rest;
+    std::thread reader([&] {
+        std::ifstream in(fifo);
+        std::string line;
+        std::getline(in, line);
+        first_line.set_value(line);
+        rest.assign(std::istreambuf_iterator<char>(in), {});
+    });
+    out.write("first\n");
+    const bool before_commit = got_first.wait_for(std::chrono::seconds(60)) == std::future_status::ready;
+    out.write("second\n");
+    out.commit();
+    reader.join();
+    CHECK(before_commit);
+    CHECK(got_first.get() == "first");
+    CHECK(rest == "second\n");
 }
 
 TEST_CASE("AsyncOutputFile: a failure on its thread comes back from commit") {
