@@ -2,7 +2,14 @@
 // N random sequences with lognormal lengths (median ~350, Swiss-Prot residue
 // composition), with the records of an optional FASTA file (e.g. hmmemit
 // homologs) interleaved evenly, so the filters see realistic survivors.
-//   make_protein_db N SEED [homologs.fa] > db.fa
+// The homologs are shuffled first: hmmemit writes each model's homologs
+// together, and in that order the members of one family would sit in one
+// stretch of the database (the last models' all in its last part), unlike in
+// a real database, where a family's members are spread over the whole file.
+// "grouped" keeps the input order (a worst case for a pipeline that searches
+// survivors while the filters run).
+//   make_protein_db N SEED [homologs.fa [grouped]] > db.fa
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -13,7 +20,7 @@
 
 int main(int argc, char** argv) {
     if (argc < 3) {
-        std::fprintf(stderr, "usage: make_protein_db N SEED [homologs.fa] > db.fa\n");
+        std::fprintf(stderr, "usage: make_protein_db N SEED [homologs.fa [grouped]] > db.fa\n");
         return 1;
     }
     const long n = std::atol(argv[1]);
@@ -30,6 +37,11 @@ int main(int argc, char** argv) {
             if (!line.empty() && line[0] == '>') homologs.emplace_back();
             if (!homologs.empty()) homologs.back() += line + "\n";
         }
+    }
+    if (argc <= 4 || std::string(argv[4]) != "grouped") {
+        // A generator of its own: the random sequences stay those of SEED.
+        std::mt19937_64 order(std::strtoull(argv[2], nullptr, 10) ^ 0x5eed5eedULL);
+        std::shuffle(homologs.begin(), homologs.end(), order);
     }
     static const char aa[] = "ACDEFGHIKLMNPQRSTVWY";
     const double freq[20] = {.0787945, .0151600, .0535222, .0668298, .0397062, .0695071, .0229198,
