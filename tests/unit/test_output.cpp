@@ -1,15 +1,14 @@
 // Writers: TSV and JSONL formatting and escaping; atomic -o output.
 #include <doctest/doctest.h>
 
-#include <filesystem>
 #include <chrono>
+#include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <future>
 #include <iterator>
 #include <sstream>
-#include <cmath>
 #include <stdexcept>
-
 #include <thread>
 
 #include <sys/stat.h>
