@@ -287,6 +287,7 @@ private:
         s.fb_list.reserve(std::max<size_t>(n, 1));
         s.host_out.reserve(std::max<size_t>(n, 1));
         s.host_count.reserve(1);
+        s.staging.lock();
         WARPDP_CUDA_CHECK(cudaMemcpy(s.res.get(), s.staging.get(), total, cudaMemcpyHostToDevice));
         if (n > 0) {
             WARPDP_CUDA_CHECK(cudaMemcpy(s.off.get(), off.data(), n * sizeof(uint64_t), cudaMemcpyHostToDevice));

@@ -11,12 +11,10 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
-#include <memory>
 #include <thread>
 #include <vector>
 
 #include "core/errors.hpp"
-#include "core/huge_pages.hpp"
 #include "core/parallel.hpp"
 #include "core/seq_batch.hpp"
 
@@ -41,8 +39,12 @@ inline std::vector<uint32_t> longest_first(const SeqBatch& targets) {
 
 // parts[d] = input indices of the targets device slot d holds, longest first.
 inline std::vector<std::vector<uint32_t>> split_longest_first(const SeqBatch& targets, size_t slots) {
-    const std::vector<uint32_t> order = longest_first(targets);
+    std::vector<uint32_t> order = longest_first(targets);
     std::vector<std::vector<uint32_t>> parts(slots);
+    if (slots == 1) {  // one card: no rule to apply (the usual case, saving a copy of 10^5-10^6 indices a chunk)
+        parts[0] = std::move(order);
+        return parts;
+    }
     std::vector<uint64_t> load(slots, 0);
     for (uint32_t idx : order) {
         size_t best = 0;
@@ -53,26 +55,6 @@ inline std::vector<std::vector<uint32_t>> split_longest_first(const SeqBatch& ta
     }
     return parts;
 }
-
-// Host memory a chunk is packed into on its way to the card: plain pageable
-// memory, grown only, never zero-filled (the packing writes every byte).
-// Page-locking 10^8 bytes took longer (~50 ms, measured on the H200's host)
-// than a chunk's copies from pageable memory save over a typical run.
-class StagingBuffer {
-public:
-    void reserve(size_t n) {
-        if (n <= size_) return;
-        data_.reset();
-        data_.reset(new uint8_t[n]);
-        size_ = n;
-        advise_huge_pages(data_.get(), n);
-    }
-    uint8_t* get() const noexcept { return data_.get(); }
-
-private:
-    std::unique_ptr<uint8_t[]> data_;
-    size_t size_ = 0;
-};
 
 // Where the residues of targets `which` go when packed back to back, each
 // starting at a multiple of `align`, followed by a `tail` (kernels may read
@@ -101,7 +83,7 @@ inline PackedLayout pack_layout(const SeqBatch& targets, const std::vector<uint3
 }
 
 // Writes the packed residues into dst[0, layout.bytes), gaps and tail as `pad`.
-// dst is typically a StagingBuffer reused chunk after chunk: a fresh vector
+// dst is typically a StagingBuffer (cuda_check.cuh) reused chunk after chunk: a fresh vector
 // per chunk costs more in page faults than the copy itself. A chunk is
 // ~10^8 residues gathered out of order, so the copy takes all cores
 // (destinations are disjoint: the result never depends on the threads).

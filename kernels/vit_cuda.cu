@@ -480,6 +480,7 @@ private:
         s.out.reserve(std::max<size_t>(n, 1));
         s.host_out.reserve(std::max<size_t>(n, 1));
         s.work.reserve(2);
+        s.staging.lock();
         WARPDP_CUDA_CHECK(cudaMemcpy(s.res.get(), s.staging.get(), layout.bytes, cudaMemcpyHostToDevice));
         if (n > 0) {
             WARPDP_CUDA_CHECK(cudaMemcpy(s.off.get(), off.data(), n * sizeof(uint64_t), cudaMemcpyHostToDevice));

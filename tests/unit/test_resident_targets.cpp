@@ -41,6 +41,14 @@ TEST_CASE("longest_first: a stable sort by length, longest first, for short and 
     }
 }
 
+TEST_CASE("split_longest_first: one device holds every target, longest first") {
+    const std::vector<size_t> lengths{5, 300, 70000, 0, 42, 300, 65536, 7, 1};
+    const SeqBatch b = batch_of_lengths(lengths);
+    const auto parts = cuda::split_longest_first(b, 1);
+    REQUIRE(parts.size() == 1);
+    CHECK(parts[0] == std::vector<uint32_t>{2, 6, 1, 5, 4, 7, 0, 8, 3});
+}
+
 TEST_CASE("split_longest_first: every target once, devices within one target of each other") {
     const std::vector<size_t> lengths{5, 300, 70000, 0, 42, 300, 65536, 7, 1};
     const SeqBatch b = batch_of_lengths(lengths);
