@@ -21,6 +21,7 @@
 #include "core/parallel.hpp"
 #include "core/seq_reader.hpp"
 #include "core/survivors_file.hpp"
+#include "core/trace.hpp"
 #include "core/vit_engine.hpp"
 
 namespace warpdp {
@@ -41,6 +42,7 @@ struct StagePass {
 
 // One chunk on its way through the stages.
 struct Job {
+    uint64_t number = 0;  // chunks before it
     SeqBatch chunk;
     VitEngine* vit_e = nullptr;
     FwdEngine* fwd_e = nullptr;
@@ -122,6 +124,7 @@ struct FilterPipeline::Impl {
                 e.msv_full = dev.cuda ? make_msv_cuda_engine(dev.gpus) : make_msv_cpu_engine(s.threads);
                 e.msv_full->expect_chunk_residues(residues);
             }
+            trace_event("engines-ready");
             return e;
         });
     }
@@ -131,6 +134,7 @@ struct FilterPipeline::Impl {
         VitEngine* vit_e = job.vit_e;
         const auto& cands = job.cands;
         const auto& verdicts = job.verdicts;
+        trace_event("viterbi-start", job.number);
         auto w0 = clock::now();
         // The Viterbi engine holds only the targets some model may filter:
         // with candidates, their union (a few percent of the chunk, so a GPU
@@ -207,6 +211,7 @@ struct FilterPipeline::Impl {
             std::sort(passers.begin(), passers.end(), [](const StagePass& a, const StagePass& b) { return a.row < b.row; });
         }
         out.vit_s += since(w0);
+        trace_event("viterbi-end", job.number);
     }
 
     void forward_stage(Job& job) {
@@ -301,6 +306,7 @@ struct FilterPipeline::Impl {
             }
         }
         out.survivors_s += since(w0);
+        trace_event("survivors-out", job.number);
     }
 
     FilterRun run() {
@@ -310,6 +316,7 @@ struct FilterPipeline::Impl {
         SeqReaderOptions ropt;
         ropt.batch_residues = chunk_residues();
         ropt.parse_threads = s.threads;  // the same records for any number
+        trace_event("run-start");
         SeqReader reader(s.db_path, Alphabet::amino(), ropt);
         start_engines();
         // While the CUDA driver starts, small chunks go to the CPU engines
@@ -323,11 +330,13 @@ struct FilterPipeline::Impl {
         Job jobs[3];
         size_t next_job = 0;
         std::future<void> viterbi_done, forward_done;
-        for (;;) {
+        for (uint64_t number = 0;; ++number) {
             Job& job = jobs[next_job];
+            job.number = number;
             auto w0 = clock::now();
             if (!reader.next(job.chunk)) break;
             out.read_wait_s += since(w0);
+            trace_event("read", number);
             const SeqBatch& chunk = job.chunk;
             MsvEngine* msv_e = msv_full.get();
             VitEngine* vit_e = vit_engine.get();
@@ -341,6 +350,7 @@ struct FilterPipeline::Impl {
                     vit_e = cpu_vit.get();
                     fwd_e = cpu_fwd.get();
                     ++out.cpu_chunks;
+                    trace_event("on-cpu", number);
                 } else {
                     w0 = clock::now();
                     Engines e = engines_ready.get();
@@ -420,6 +430,7 @@ struct FilterPipeline::Impl {
                 }
             }
             out.msv_s += since(w0);
+            trace_event("msv-end", number);
             out.residues += chunk.total_residues();
             out.targets += chunk.size();
             if (s.progress)
@@ -452,6 +463,7 @@ struct FilterPipeline::Impl {
             }
         }
         out.seconds = since(t0);
+        trace_event("run-end");
         return std::move(out);
     }
 };

@@ -9,7 +9,8 @@
 #   gpu-hmmsearch [hmmsearch options] MODELS.hmm TARGETS.fa
 # Environment: WARPDP_DEVICE (--device of the filters, default auto),
 # WARPDP_THREADS (default: all cores), HMMSEARCH (default: hmmsearch),
-# WARPDP_TIMES=1 (stage wall times on stderr), WARPDP_FORWARD=0 (leave the
+# WARPDP_TIMES=1 (stage wall times on stderr), WARPDP_TRACE=1 (a timeline of
+# events on stderr, these and gpu-viterbi's: core/trace.hpp), WARPDP_FORWARD=0 (leave the
 # Forward filter to hmmsearch), WARPDP_SPREAD (runs per model, see --spread),
 # WARPDP_FINAL_JOBS (concurrent
 # final hmmsearch runs, one model each; default: one per model, at most one
@@ -18,6 +19,8 @@ set -euo pipefail
 here=$(cd "$(dirname "$(readlink -f "$0")")" && pwd)
 hmmsearch=${HMMSEARCH:-hmmsearch}
 die() { echo "gpu-hmmsearch: error: $1" >&2; exit "${2:-1}"; }
+trace_event() { [ -z "${WARPDP_TRACE:-}" ] || echo "warpdp-trace $EPOCHREALTIME $1 ${2:-0}" >&2; }
+trace_event wrapper-start
 
 F1=0.02 F2=0.001 F3=1e-5 nobias=() have_Z=0 use_max=0 cpu=
 main_out= tbl_out= dom_out= splittable=1
@@ -104,11 +107,13 @@ launch_part() {  # model number, its targets, [nice level]
     nice -n "${3:-0}" "$hmmsearch" "${zopt[@]}" "${pass_args[@]}" --cpu "$cores" "${outs[@]}" "$p.hmm" "$2" \
         > "$p.err" 2>&1 &
     live[$!]=$1; runs[$!]=$1
+    trace_event final-start "$1"
 }
 reap() {  # waits for one of the given runs (default: all in `live`); the first failure stops everything
     local rc=0 pid
     wait -n -p pid "${@:-${!live[@]}}" || rc=$?
     local what=${live[$pid]}; unset "live[$pid]" "runs[$pid]"
+    trace_event "${what/#[0-9]*/final}-end" "${what//[!0-9]/}"
     [ "$what" != gpu-viterbi ] || t_filters=${t_filters:-$EPOCHREALTIME}
     [ $rc = 0 ] && return
     [ "$what" = gpu-viterbi ] && die "the filters failed (gpu-viterbi exit status $rc)" $(( rc < 128 ? rc : 4 ))
@@ -195,6 +200,7 @@ else
     live[$filters]=gpu-viterbi
     renice -n 19 -p $filters > /dev/null 2>&1 || true  # its teardown must not slow hmmsearch down
     t_filters=$EPOCHREALTIME
+    trace_event filters-out
     Z=$(reported_Z)
     [ -n "$Z" ] || die "gpu-viterbi did not report the database size" 4
     zopt=(-Z "$Z"); [ $have_Z = 1 ] && zopt=()
@@ -218,6 +224,7 @@ else
         while [ ${#live[@]} -gt 0 ]; do reap; done
     fi
 fi
+trace_event wrapper-end
 if [ -n "${WARPDP_TIMES:-}" ]; then
     awk -v a="$t_start" -v b="${t_filters:-$t_start}" -v c="$EPOCHREALTIME" 'BEGIN {
         printf "gpu-hmmsearch: filters done after %.3f s, all done after %.3f s\n", b - a, c - a }' >&2

@@ -27,6 +27,7 @@
 #include "core/record_writer.hpp"
 #include "core/survivors_file.hpp"
 #include "core/tool_main.hpp"
+#include "core/trace.hpp"
 
 using namespace warpdp;
 namespace po = boost::program_options;
@@ -204,6 +205,7 @@ int run(int argc, char** argv) {
         sf.write(stats.dump(2) + "\n");
         sf.commit();
     }
+    trace_event("stdout-closed");
     finish_stdout();  // a pipeline waiting on our stdout goes on while the engines are freed
     return 0;
 }

@@ -1,0 +1,28 @@
+// A timeline of a run, for finding where its time goes: with WARPDP_TRACE set
+// in the environment, each event prints "warpdp-trace <seconds since the
+// epoch> <event> <chunk>" on stderr at once (the clock of bash's
+// EPOCHREALTIME, so a wrapper's own events line up with a tool's). Unset, an
+// event costs one branch. docs/benchmarks.md shows timelines made with it.
+#pragma once
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
+
+namespace warpdp {
+
+inline bool tracing() {
+    static const bool on = std::getenv("WARPDP_TRACE") != nullptr;
+    return on;
+}
+
+inline void trace_event(const char* event, uint64_t chunk = 0) {
+    if (!tracing()) return;
+    timespec ts{};
+    clock_gettime(CLOCK_REALTIME, &ts);
+    std::fprintf(stderr, "warpdp-trace %lld.%06ld %s %llu\n", static_cast<long long>(ts.tv_sec), ts.tv_nsec / 1000,
+                 event, static_cast<unsigned long long>(chunk));
+}
+
+}  // namespace warpdp
