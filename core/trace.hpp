@@ -1,5 +1,5 @@
 // A timeline of a run, for finding where its time goes: with WARPDP_TRACE set
-// in the environment, each event prints "warpdp-trace <seconds since the
+// (not empty) in the environment, each event prints "warpdp-trace <seconds since the
 // epoch> <event> <chunk>" on stderr at once (the clock of bash's
 // EPOCHREALTIME, so a wrapper's own events line up with a tool's). Unset, an
 // event costs one branch. docs/benchmarks.md shows timelines made with it.
@@ -13,7 +13,10 @@
 namespace warpdp {
 
 inline bool tracing() {
-    static const bool on = std::getenv("WARPDP_TRACE") != nullptr;
+    static const bool on = [] {
+        const char* v = std::getenv("WARPDP_TRACE");
+        return v != nullptr && *v != '\0';  // set and not empty, as the wrapper's test reads it
+    }();
     return on;
 }
 
