@@ -17,6 +17,10 @@ namespace po = boost::program_options;
 
 namespace warpdp {
 
+namespace {
+constexpr uint64_t kMaxThreads = 4096;
+}  // namespace
+
 std::string DeviceChoice::describe() const {
     if (!cuda) return "cpu";
     std::string s = "cuda:";
@@ -62,6 +66,11 @@ DeviceChoice resolve_device(const std::string& spec) {
     }
     if (d.gpus.empty()) throw UsageError("--device " + spec + ": no GPU index given");
     return d;
+}
+
+void check_at_most(const std::string& option, uint64_t value, uint64_t max) {
+    if (value > max)
+        throw UsageError(option + " must be a whole number from 0 to " + std::to_string(max));
 }
 
 std::string version_text(const std::string& tool) {
@@ -112,6 +121,7 @@ bool Cli::parse(int argc, char** argv) {
     } catch (const po::error& e) {
         throw UsageError(std::string(e.what()) + " (see --help)");
     }
+    check_at_most("--threads", common_.threads, kMaxThreads);
     if (common_.threads == 0) common_.threads = std::max(1u, std::thread::hardware_concurrency());
     if (vm_.count("progress") && vm_.count("no-progress"))
         throw UsageError("--progress and --no-progress are mutually exclusive");

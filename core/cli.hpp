@@ -80,4 +80,9 @@ private:
 // The text of --version: version, build configuration, visible GPUs.
 std::string version_text(const std::string& tool);
 
+// Throws UsageError unless value <= max. Boost reads "-1" into an unsigned
+// option as its largest value; this turns that (and absurd sizes) into a
+// usage error instead of a hang or an allocation failure.
+void check_at_most(const std::string& option, uint64_t value, uint64_t max);
+
 }  // namespace warpdp

@@ -12,6 +12,7 @@
 #include "core/background.hpp"
 #include "core/cli.hpp"
 #include "core/device.hpp"
+#include "core/engine_start.hpp"
 #include "core/errors.hpp"
 #include "core/fwd_engine.hpp"
 #include "core/fwd_model.hpp"
@@ -78,7 +79,7 @@ struct FilterPipeline::Impl {
     bool pipeline = false;
     uint64_t sum_m = 0;
     DeviceChoice dev;
-    std::future<Engines> engines_ready;
+    std::unique_ptr<EngineStart<Engines>> start;
     std::unique_ptr<MsvEngine> msv_engine;  // rescoring streamed candidates
     std::unique_ptr<VitEngine> vit_engine, cpu_vit;
     std::unique_ptr<MsvEngine> msv_full;
@@ -107,26 +108,32 @@ struct FilterPipeline::Impl {
 
     // Starting the CUDA driver, listing the GPUs (resolve_device) and
     // creating the contexts take a good part of a second: done off the
-    // calling thread while the reader parses the first chunk. `dev` is read
-    // only after the get().
+    // calling thread while the reader parses the first chunk
+    // (core/engine_start.hpp). On several GPUs, only the stage that meets
+    // every target (MSV with inline MSV, else Viterbi) is split over them;
+    // the later stages meet a few percent of the targets and stay on the
+    // first GPU: on two H200s, splitting those too made the nine-model
+    // filters' tail after the last MSV stage 0.19 s instead of 0.09 s (each
+    // call waits for every device).
     void start_engines() {
-        const uint64_t residues = chunk_residues();
-        engines_ready = std::async(std::launch::async, [this, residues] {
-            dev = resolve_device(s.device);
-            Engines e;
-            e.vit = dev.cuda ? make_vit_cuda_engine(dev.gpus) : make_vit_cpu_engine(s.threads);
-            // On a GPU the Forward stage's longest targets go to the CPU (core/fwd_split.hpp).
-            if (forward)
-                e.fwd = dev.cuda ? make_fwd_split_engine(make_fwd_cuda_engine(dev.gpus), make_fwd_cpu_engine(s.threads),
-                                                         s.threads)
-                                 : make_fwd_cpu_engine(s.threads);
-            if (inline_msv) {
-                e.msv_full = dev.cuda ? make_msv_cuda_engine(dev.gpus) : make_msv_cpu_engine(s.threads);
-                e.msv_full->expect_chunk_residues(residues);
-            }
-            trace_event("engines-ready");
-            return e;
-        });
+        start = std::make_unique<EngineStart<Engines>>(
+            s.device, [threads = s.threads, forward = forward, inline_msv = inline_msv,
+                       residues = chunk_residues()](const DeviceChoice& d) {
+                const std::vector<int> first(d.gpus.begin(), d.gpus.begin() + (d.cuda ? 1 : 0));
+                Engines e;
+                e.vit = !d.cuda ? make_vit_cpu_engine(threads) : make_vit_cuda_engine(inline_msv ? first : d.gpus);
+                // On a GPU the Forward stage's longest targets go to the CPU (core/fwd_split.hpp).
+                if (forward)
+                    e.fwd = d.cuda ? make_fwd_split_engine(make_fwd_cuda_engine(first), make_fwd_cpu_engine(threads),
+                                                           threads)
+                                   : make_fwd_cpu_engine(threads);
+                if (inline_msv) {
+                    e.msv_full = d.cuda ? make_msv_cuda_engine(d.gpus) : make_msv_cpu_engine(threads);
+                    e.msv_full->expect_chunk_residues(residues);
+                }
+                trace_event("engines-ready");
+                return e;
+            });
     }
 
     void viterbi_stage(Job& job) {
@@ -330,6 +337,18 @@ struct FilterPipeline::Impl {
         Job jobs[3];
         size_t next_job = 0;
         std::future<void> viterbi_done, forward_done;
+        // When a chunk fails (bad input late in the database), the stages
+        // still at work on earlier chunks are waited for before what they use
+        // goes: the jobs, the output sinks, and forward_done, which the
+        // Viterbi stage's task sets when it ends (so it is waited for first).
+        struct StagesDrain {
+            std::future<void>& vit;
+            std::future<void>& fwd;
+            ~StagesDrain() {
+                if (vit.valid()) vit.wait();
+                if (fwd.valid()) fwd.wait();
+            }
+        } drain{viterbi_done, forward_done};
         for (uint64_t number = 0;; ++number) {
             Job& job = jobs[next_job];
             job.number = number;
@@ -342,8 +361,7 @@ struct FilterPipeline::Impl {
             VitEngine* vit_e = vit_engine.get();
             FwdEngine* fwd_e = fwd_engine.get();
             if (!vit_engine) {
-                const bool ready = engines_ready.wait_for(std::chrono::seconds(0)) == std::future_status::ready;
-                if (!ready && cpu_while_starting && quick_on_cpu(chunk)) {
+                if (!start->ready() && cpu_while_starting && quick_on_cpu(chunk)) {
                     if (!cpu_vit) cpu_vit = make_vit_cpu_engine(s.threads);
                     if (forward && !cpu_fwd) cpu_fwd = make_fwd_cpu_engine(s.threads);
                     msv_e = msv_engine.get();
@@ -353,10 +371,11 @@ struct FilterPipeline::Impl {
                     trace_event("on-cpu", number);
                 } else {
                     w0 = clock::now();
-                    Engines e = engines_ready.get();
-                    vit_engine = std::move(e.vit);
-                    msv_full = std::move(e.msv_full);
-                    fwd_engine = std::move(e.fwd);
+                    auto started = start->take();
+                    dev = std::move(started.device);
+                    vit_engine = std::move(started.engines.vit);
+                    msv_full = std::move(started.engines.msv_full);
+                    fwd_engine = std::move(started.engines.fwd);
                     out.engines_s = since(w0);
                     msv_e = msv_full.get();
                     vit_e = vit_engine.get();
@@ -471,15 +490,9 @@ struct FilterPipeline::Impl {
 FilterPipeline::FilterPipeline(const std::vector<FilterModel>& models, FilterSettings settings)
     : impl_(std::make_unique<Impl>(models, std::move(settings))) {}
 
-FilterPipeline::~FilterPipeline() {
-    // A start-up still under way (run() threw before it was needed) is waited for.
-    if (impl_ && impl_->engines_ready.valid()) {
-        try {
-            impl_->engines_ready.get();
-        } catch (...) {
-        }
-    }
-}
+// A start still under way is waited for, or in a tool left to the process's
+// end (core/engine_start.hpp).
+FilterPipeline::~FilterPipeline() = default;
 
 FilterRun FilterPipeline::run(std::vector<FilterCandidates>* candidates, SurvivorsFile* survivors,
                               ModelSurvivorStreams* model_survivors) {

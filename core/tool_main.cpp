@@ -2,11 +2,13 @@
 #include "core/tool_main.hpp"
 
 #include <cstdio>
+#include <cstdlib>
 #include <exception>
 #include <new>
 
 #include <htslib/hts_log.h>
 
+#include "core/engine_start.hpp"
 #include "core/errors.hpp"
 #include "core/output_file.hpp"
 
@@ -18,18 +20,8 @@ int report(const std::string& tool, const std::string& what, ExitCode code) {
     std::fprintf(stderr, "%s: error: %s\n", tool.c_str(), what.c_str());
     return static_cast<int>(code);
 }
-}  // namespace
 
-void warn(const std::string& tool, const std::string& message) {
-    std::fprintf(stderr, "%s: warning: %s\n", tool.c_str(), message.c_str());
-}
-
-int run_tool(const std::string& tool, int argc, char** argv,
-             const std::function<int(int, char**)>& body) {
-    ignore_sigpipe();
-    // Our InputErrors already name file and line; htslib's own "[E::...]"
-    // lines would only add noise to the one-line message.
-    hts_set_log_level(HTS_LOG_OFF);
+int run_body(const std::string& tool, int argc, char** argv, const std::function<int(int, char**)>& body) {
     try {
         return body(argc, argv);
     } catch (const BrokenPipe&) {
@@ -43,6 +35,29 @@ int run_tool(const std::string& tool, int argc, char** argv,
     } catch (const std::exception& e) {
         return report(tool, std::string("internal error: ") + e.what(), ExitCode::internal);
     }
+}
+}  // namespace
+
+void warn(const std::string& tool, const std::string& message) {
+    std::fprintf(stderr, "%s: warning: %s\n", tool.c_str(), message.c_str());
+}
+
+int run_tool(const std::string& tool, int argc, char** argv,
+             const std::function<int(int, char**)>& body) {
+    ignore_sigpipe();
+    allow_abandoned_starts();
+    // Our InputErrors already name file and line; htslib's own "[E::...]"
+    // lines would only add noise to the one-line message.
+    hts_set_log_level(HTS_LOG_OFF);
+    const int rc = run_body(tool, argc, argv, body);
+    // The body's outputs are complete (committed, or removed by their
+    // destructors). A GPU start still running was not needed: end without
+    // waiting for it or running the CUDA runtime's exit handlers beside it.
+    if (starts_still_running()) {
+        std::fflush(nullptr);
+        std::_Exit(rc);
+    }
+    return rc;
 }
 
 }  // namespace warpdp

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <future>
 #include <numeric>
 #include <string>
 #include <vector>
@@ -186,7 +187,15 @@ public:
             s.residues = 0;
             for (uint32_t idx : s.input_index) s.residues += targets.length(idx);
         }
-        for (auto& s : slots_) upload(*s, targets);
+        if (slots_.size() == 1) {
+            upload(*slots_[0], targets);
+            return;
+        }
+        // Each device's share packed and copied on a thread of its own.
+        std::vector<std::future<void>> done;
+        for (auto& s : slots_)
+            done.push_back(std::async(std::launch::async, [this, &targets, slot = s.get()] { upload(*slot, targets); }));
+        for (auto& d : done) d.get();
     }
 
     void expect_chunk_residues(uint64_t residues) override {

@@ -57,6 +57,11 @@ while [ $# -gt 2 ]; do
     fi
 done
 [ $# -eq 2 ] || die "usage: gpu-hmmsearch [hmmsearch options] MODELS.hmm TARGETS.fa"
+whole() { [[ $2 =~ ^[0-9]+$ ]] || die "$1 $2: expected a whole number"; }
+[ -z "$cpu" ] || whole --cpu "$cpu"
+[ -z "${WARPDP_FINAL_JOBS:-}" ] || whole WARPDP_FINAL_JOBS "$WARPDP_FINAL_JOBS"
+[ -z "${WARPDP_SPREAD:-}" ] || whole WARPDP_SPREAD "$WARPDP_SPREAD"
+[ -z "${WARPDP_THREADS:-}" ] || whole WARPDP_THREADS "$WARPDP_THREADS"
 hmm=$1 db=$2
 [ "$db" != "-" ] || die "targets must be a file (they are read twice)"
 if [ $use_max = 1 ]; then

@@ -4,7 +4,6 @@
 // stream gpu-viterbi reads.
 #include <chrono>
 #include <cstdio>
-#include <future>
 #include <memory>
 #include <string>
 #include <vector>
@@ -14,6 +13,7 @@
 #include "core/alphabet.hpp"
 #include "core/cli.hpp"
 #include "core/device.hpp"
+#include "core/engine_start.hpp"
 #include "core/errors.hpp"
 #include "core/hmm_reader.hpp"
 #include "core/msv_engine.hpp"
@@ -100,6 +100,7 @@ int run(int argc, char** argv) {
     if (!cli.parse(argc, argv)) return 0;
     const auto& common = cli.common();
     if (!(a.F1 > 0)) throw UsageError("--F1 must be > 0");
+    check_at_most("--chunk-residues", a.chunk_residues, uint64_t{1} << 40);
     a.F1 = std::min(a.F1, 1.0);  // hmmsearch clamps thresholds to 1
 
     const auto models = load_models(a.hmm, common.quiet);
@@ -113,16 +114,15 @@ int run(int argc, char** argv) {
     ropt.parse_threads = common.threads;  // the same records for any number
     // Starting the CUDA driver, listing the GPUs (resolve_device) and creating
     // the contexts take a good part of a second: done off this thread while
-    // the reader parses the first chunk. `dev` is read only after the get().
+    // the reader parses the first chunk (core/engine_start.hpp).
     SeqReader reader(a.db, Alphabet::amino(), ropt);
     DeviceChoice dev;
-    const uint64_t chunk_residues = ropt.batch_residues;
-    auto engine_ready = std::async(std::launch::async, [&dev, &common, chunk_residues] {
-        dev = resolve_device(common.device);
-        auto e = make_engine(dev, common.threads);
-        e->expect_chunk_residues(chunk_residues);
-        return e;
-    });
+    EngineStart<std::unique_ptr<MsvEngine>> start(
+        common.device, [threads = common.threads, chunk_residues = ropt.batch_residues](const DeviceChoice& d) {
+            auto e = make_engine(d, threads);
+            e->expect_chunk_residues(chunk_residues);
+            return e;
+        });
     std::unique_ptr<MsvEngine> engine;
 
     MsvSearchOptions opt;
@@ -158,18 +158,18 @@ int run(int argc, char** argv) {
         if (!reader.next(chunk)) break;
         wait_s += since(w0);
         w0 = clock::now();
-        MsvEngine* e = engine.get();
         if (!engine) {
-            if (common.device == "auto" && engine_ready.wait_for(std::chrono::seconds(0)) != std::future_status::ready &&
+            if (common.device == "auto" && !start.ready() &&
                 cpu_finishes_quickly(sum_m * chunk.total_residues(), common.threads)) {
                 if (!cpu_engine) cpu_engine = make_msv_cpu_engine(common.threads);
-                e = cpu_engine.get();
                 ++cpu_chunks;
             } else {
-                engine = engine_ready.get();
-                e = engine.get();
+                auto started = start.take();
+                dev = std::move(started.device);
+                engine = std::move(started.engines);
             }
         }
+        MsvEngine* e = engine ? engine.get() : cpu_engine.get();
         e->load_targets(chunk);
         load_s += since(w0);
         raw.resize(chunk.size());

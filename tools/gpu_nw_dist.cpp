@@ -92,6 +92,7 @@ int run(int argc, char** argv) {
          "pairs handed to the engine at once (0 = automatic)");
     cli.set_formats({"ndist", "tsv", "jsonl", "phylip", "binary"});
     if (!cli.parse(argc, argv)) return 0;
+    check_at_most("--chunk-pairs", a.chunk_pairs, uint64_t{1} << 40);
     const auto& common = cli.common();
     const NwMetric metric = parse_nw_metric(a.metric);
     NwWriterOptions wopt;

@@ -85,6 +85,8 @@ int run(int argc, char** argv) {
     if (!inline_msv && (cli.vm()["F1"].defaulted() == false || nobias))
         throw UsageError("--F1 and --nobias go with --msv (with --candidates, gpu-msv applied them)");
     if (cand_path == "-" && db_path == "-") throw UsageError("--candidates and --db cannot both be stdin");
+    check_at_most("--spread", spread, 1 << 20);
+    check_at_most("--chunk-residues", chunk_residues_opt, uint64_t{1} << 40);
     if (spread > 0 && surv_path.empty() && surv_dir.empty())
         throw UsageError("--spread goes with --survivors or --model-survivors");
 
