@@ -22,7 +22,10 @@ export PATH=$BIN:$PATH
 logs=${OUT:-$PWD/e2e-logs}; mkdir -p "$logs"
 work=${WORK:-$(mktemp -d)}
 cores=$(nproc)
-rows=(); vrows=(); status=0
+# With several GPUs, the tools also run on the first alone: their outputs
+# must not depend on how many GPUs there are.
+gpus=$(nvidia-smi -L 2> /dev/null | grep -c '^GPU' || true)
+rows=(); vrows=(); grows=(); status=0
 now() { date +%s.%N; }
 elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b - a }'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1fx", (b > 0 ? a / b : 0) }'; }
@@ -69,6 +72,19 @@ for set in Pkinase nine; do
     got=$(grep -o 'passed Fwd [0-9]*' "$logs/vit-gpu-$set.log" | awk '{ print $3 }' | tr '\n' ' ')
     [ "$want" = "$got" ] || fail "$set Passed Fwd counts: gpu-viterbi [$got] hmmsearch [$want]"
     vrows+=("$(printf '%-8s %9s %9s' "$set" "$t_vg" "$t_vc")")
+    if [ "${gpus:-0}" -gt 1 ]; then
+        CUDA_VISIBLE_DEVICES=0 gpu-msv --hmm "$hmm" --db "$work/db.fa" --device cuda > "$work/msv-gpu1.tsv" 2>> "$logs/one-gpu-$set.log"
+        cmp -s "$work/msv-gpu.tsv" "$work/msv-gpu1.tsv" || fail "gpu-msv on one GPU and on $gpus GPUs differ on $set"
+        CUDA_VISIBLE_DEVICES=0 gpu-viterbi --hmm "$hmm" --db "$work/db.fa" --candidates "$work/msv-gpu.tsv" --forward \
+            --device cuda > "$work/vit-gpu1.tsv" 2>> "$logs/one-gpu-$set.log"
+        cmp -s "$work/vit-gpu.tsv" "$work/vit-gpu1.tsv" || fail "gpu-viterbi on one GPU and on $gpus GPUs differ on $set"
+        a=$(now); CUDA_VISIBLE_DEVICES=0 gpu-hmmsearch --cpu "$cores" --noali -o "$work/g1.out" --tblout "$work/g1.tbl" \
+            --domtblout "$work/g1.dom" "$hmm" "$work/db.fa" 2>> "$logs/one-gpu-$set.log"; b=$(now)
+        for t in tbl dom; do
+            diff -q <(grep -v '^#' "$work/h.$t") <(grep -v '^#' "$work/g1.$t") > /dev/null || fail "$set --${t}out differs (one GPU)"
+        done
+        grows+=("$(printf '%-8s %9s %9s' "$set" "$(elapsed "$a" "$b")" "$(ratio "$t_h" "$(elapsed "$a" "$b")")")")
+    fi
 
     a=$(now); gpu-hmmsearch --cpu "$cores" --noali -o "$work/g.out" --tblout "$work/g.tbl" --domtblout "$work/g.dom" "$hmm" "$work/db.fa" 2> "$logs/pipe-$set.log"; rc=$?; b=$(now)
     t_p=$(elapsed "$a" "$b"); [ $rc = 0 ] || fail "gpu-hmmsearch rc=$rc on $set"
@@ -102,5 +118,10 @@ printf '%s\n' "${rows[@]}"
 echo "== gpu-viterbi --forward on gpu-msv's candidates (seconds, whole tool: reads the database again) =="
 printf '%-8s %9s %9s\n' models vit-gpu vit-cpu
 printf '%s\n' "${vrows[@]}"
+if [ ${#grows[@]} -gt 0 ]; then
+    echo "== gpu-hmmsearch on one of the $gpus GPUs (outputs compared with all GPUs') =="
+    printf '%-8s %9s %9s\n' models pipeline "pipe/hs"
+    printf '%s\n' "${grows[@]}"
+fi
 [ -f "$logs/mismatch.txt" ] && cat "$logs/mismatch.txt"
 exit $status

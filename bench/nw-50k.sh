@@ -23,3 +23,10 @@ run "ndist-50k-maxdist$maxd" --in "$tmp/all.fa" --format tsv --max-dist "$maxd"
 awk '/^>/ { if (++k > 10000) exit } { print }' "$tmp/all.fa" > "$tmp/s10k.fa"
 run "seqdist-10k-full-binary" --in "$tmp/s10k.fa" --metric seqdist --format binary
 run "ndist-10k-full-text" --in "$tmp/s10k.fa"
+# With several GPUs, the same matrix from the first GPU alone must be identical.
+if [ "$(nvidia-smi -L 2> /dev/null | grep -c '^GPU' || true)" -gt 1 ]; then
+    mv "$tmp/out" "$tmp/all-gpus.out"
+    CUDA_VISIBLE_DEVICES=0 run "ndist-10k-full-text-one-gpu" --in "$tmp/s10k.fa"
+    cmp -s "$tmp/out" "$tmp/all-gpus.out" && echo "one GPU and all GPUs: identical matrices" ||
+        { echo "MISMATCH: gpu-nw-dist on one GPU and on all GPUs differ"; exit 1; }
+fi
