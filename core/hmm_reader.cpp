@@ -56,7 +56,15 @@ public:
                     const char* msg = gzerror(gz_, &err);
                     throw InputError(path, lineno_ + 1, std::string("read error: ") + (msg ? msg : "?"));
                 }
-                if (n == 0) { eof_ = true; continue; }
+                if (n == 0) {
+                    // zlib reports a gzip stream cut short only here, at the end.
+                    int err = 0;
+                    gzerror(gz_, &err);
+                    if (err == Z_BUF_ERROR)
+                        throw InputError(path, lineno_ + 1, "truncated gzip file (unexpected end of compressed data)");
+                    eof_ = true;
+                    continue;
+                }
                 pos_ = 0;
                 end_ = static_cast<size_t>(n);
             }

@@ -140,16 +140,23 @@ bool SeqParser::read_line(std::string& out) {
 
 void SeqParser::split_header(const std::string& line, uint64_t line_no, std::string& name,
                              std::string& desc) {
+    // As Easel reads a FASTA header (hmmsearch prints the description as it
+    // got it, and re-reads ours from the survivors file): spaces and tabs
+    // before the name and before the description are skipped; the name ends
+    // at any white space; the description runs to the end of the line, its
+    // trailing blanks kept, but stops at a CR or at a ctrl-A (NCBI nr joins
+    // headers with it).
     const size_t n = line.size();
+    const auto space_or_tab = [](char c) { return c == ' ' || c == '\t'; };
     size_t i = 0;
-    while (i < n && is_blank(line[i])) ++i;
+    while (i < n && space_or_tab(line[i])) ++i;
     size_t j = i;
     while (j < n && !is_blank(line[j])) ++j;
     if (j == i) fail(line_no, "sequence has no name");
     name.assign(line, i, j - i);
-    while (j < n && is_blank(line[j])) ++j;
-    size_t k = n;
-    while (k > j && is_blank(line[k - 1])) --k;
+    while (j < n && space_or_tab(line[j])) ++j;
+    size_t k = j;
+    while (k < n && line[k] != '\r' && line[k] != '\x01') ++k;
     desc.assign(line, j, k - j);
 }
 

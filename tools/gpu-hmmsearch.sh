@@ -27,6 +27,35 @@ main_out= tbl_out= dom_out= splittable=1
 args=()      # every option, for a single final hmmsearch
 pass_args=() # the options but -o/--tblout/--domtblout/--cpu, for one run per model
 takes_value=" -o -A --tblout --domtblout --pfamtblout -E -T --domE --domT --incE --incT --incdomE --incdomT --F1 --F2 --F3 -Z --domZ --seed --tformat --cpu --textw "
+# hmmsearch's other spellings (Easel's getopts) made plain for the loop
+# below, which must see every option the filters or the stitching depend on:
+# --opt=value, an unambiguous abbreviation of a long option (--nob), a value
+# glued to a one-letter option (-Z1000). An abbreviation that is ambiguous or
+# unknown goes on as it is, for hmmsearch to refuse.
+long_opts=(--tblout --domtblout --pfamtblout --acc --noali --notextw --textw --domE --domT --incE --incT --incdomE
+           --incdomT --cut_ga --cut_nc --cut_tc --max --F1 --F2 --F3 --nobias --nonull2 --domZ --seed --tformat --cpu)
+plain=()
+while [ $# -gt 2 ]; do
+    a=$1; shift
+    case "$a" in
+        --?*)
+            name=${a%%=*} match=
+            for o in "${long_opts[@]}"; do [ "$o" != "$name" ] || match=$o; done
+            if [ -z "$match" ]; then
+                for o in "${long_opts[@]}"; do
+                    [[ "$o" != "$name"* ]] || { [ -z "$match" ] && match=$o || match=ambiguous; }
+                done
+            fi
+            [ -z "$match" ] || [ "$match" = ambiguous ] || name=$match
+            plain+=("$name")
+            if [[ "$a" == *=* ]]; then plain+=("${a#*=}")
+            elif [[ "$takes_value" == *" $name "* ]] && [ $# -gt 2 ]; then plain+=("$1"); shift; fi ;;
+        -[oAETZ]?*) plain+=("${a:0:2}" "${a:2}") ;;
+        -[oAETZ]) plain+=("$a"); [ $# -le 2 ] || { plain+=("$1"); shift; } ;;
+        *) plain+=("$a") ;;
+    esac
+done
+set -- "${plain[@]}" "$@"
 while [ $# -gt 2 ]; do
     opt=$1; shift
     args+=("$opt")
@@ -122,7 +151,7 @@ reap() {  # waits for one of the given runs (default: all in `live`); the first 
     [ "$what" != gpu-viterbi ] || t_filters=${t_filters:-$EPOCHREALTIME}
     [ $rc = 0 ] && return
     [ "$what" = gpu-viterbi ] && die "the filters failed (gpu-viterbi exit status $rc)" $(( rc < 128 ? rc : 4 ))
-    die "hmmsearch failed (exit status $rc) on model $what of $hmm: $(head -n 1 "$tmp/model.$what.err")" \
+    die "hmmsearch failed (exit status $rc) on model $what of $hmm: $(grep -m 1 . "$tmp/model.$what.err")" \
         $(( rc < 128 ? rc : 4 ))
 }
 stitch_main() {  # the header names the user's files, as plain hmmsearch's does
@@ -136,19 +165,21 @@ stitch_main() {  # the header names the user's files, as plain hmmsearch's does
     for ((i = 1; i <= nmodels; i++)); do awk '/^Query:/ { p = 1 } /^\[ok\]/ { p = 0 } p' "$tmp/model.$i.out"; done
     echo "[ok]"
 }
-stitch_table() {  # $1 = tbl|dom
-    awk '!/^#/ { exit } { print }' "$tmp/model.1.$1"
+stitch_table() {  # $1 = tbl|dom: the first run's column header, every run's rows, the first run's footer (from its "#" line)
+    awk '!/^#/ || /^#$/ { exit } { print }' "$tmp/model.1.$1"
     for ((i = 1; i <= nmodels; i++)); do grep -v '^#' "$tmp/model.$i.$1" || true; done
-    awk -v q="$hmm" -v t="$db" 'seen && match($0, /^# Query file: */) { print substr($0, 1, RLENGTH) q; next }
-        seen && match($0, /^# Target file: */) { print substr($0, 1, RLENGTH) t; next }
-        seen && /^#/ { print } !/^#/ { seen = 1 }' "$tmp/model.1.$1"
+    awk -v q="$hmm" -v t="$db" '/^#$/ { seen = 1 } !seen { next }
+        match($0, /^# Query file: */) { print substr($0, 1, RLENGTH) q; next }
+        match($0, /^# Target file: */) { print substr($0, 1, RLENGTH) t; next }
+        { print }' "$tmp/model.1.$1"
 }
 # Each output appears whole or not at all (a regular file is renamed into
-# place; stdout, a device or a pipe is written directly).
+# place; stdout, a device, a pipe or a symlink is written through, as the
+# tools' OutputFile does: renaming over /dev/stdout would replace the link).
 deliver() {  # path, stitching command...
     local path=$1; shift
     if [ -z "$path" ] || [ "$path" = "-" ]; then "$@"; return; fi
-    if [ -e "$path" ] && [ ! -f "$path" ]; then "$@" > "$path"; return; fi
+    if [ -L "$path" ] || { [ -e "$path" ] && [ ! -f "$path" ]; }; then "$@" > "$path"; return; fi
     local t=$path.warpdp-$$
     "$@" > "$t" && mv -f "$t" "$path" || { rm -f "$t"; die "cannot write $path" 3; }
 }

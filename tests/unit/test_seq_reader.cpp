@@ -169,7 +169,7 @@ const std::string kThree =
 void check_three(const std::vector<Record>& r) {
     REQUIRE(r.size() == 3);
     CHECK(r[0].name == "sp|P1|ONE");
-    CHECK(r[0].desc == "first protein");
+    CHECK(r[0].desc == "first protein  ");  // trailing blanks kept, as Easel keeps them
     CHECK(r[0].dsq == digitize("ACDEFGHIKLMNPQRSTVWY"));
     CHECK(r[0].dsq.size() == 20);
     CHECK(r[1].name == "two");
@@ -221,14 +221,18 @@ TEST_CASE("FASTA with CRLF line ends, lowercase, no final newline") {
     CHECK(r[0].dsq == digitize("ACGTWYBJZ"));
 }
 
-TEST_CASE("header tokenisation: blanks after '>' are skipped") {
+TEST_CASE("header tokenisation as Easel's: blanks before name and description skipped, the rest of the line kept") {
     t::TempDir dir;
-    const auto r = read_all(dir.write("h.fa", ">  name  the  description \n>n2\tx\n").string());
-    REQUIRE(r.size() == 2);
+    const auto r = read_all(dir.write("h.fa", ">  name  the  description \n>n2\tx\t\n>n3\v\fdesc\n>n4 a\x01gi|2 b\n>n5\t \t\n").string());
+    REQUIRE(r.size() == 5);
     CHECK(r[0].name == "name");
-    CHECK(r[0].desc == "the  description");
+    CHECK(r[0].desc == "the  description ");
     CHECK(r[1].name == "n2");
-    CHECK(r[1].desc == "x");
+    CHECK(r[1].desc == "x\t");
+    CHECK(r[2].name == "n3");  // a vertical tab or form feed ends the name but is not skipped
+    CHECK(r[2].desc == "\v\fdesc");
+    CHECK(r[3].desc == "a");  // NCBI nr's ctrl-A ends the description
+    CHECK(r[4].desc.empty());
 }
 
 TEST_CASE("empty input is zero records, not an error") {
