@@ -1,6 +1,8 @@
 // OutputFile: atomic file output and stdout with broken-pipe detection.
 #include "core/output_file.hpp"
 
+#include <array>
+#include <atomic>
 #include <cerrno>
 #include <csignal>
 #include <cstring>
@@ -14,7 +16,57 @@
 
 namespace warpdp {
 
+namespace {
+
+// The temporary files of uncommitted outputs, for the stop-signal handler.
+// A slot is claimed and released with atomics; the handler reads the
+// published ones without a lock (unlink is async-signal-safe).
+struct TempSlot {
+    std::atomic<bool> claimed{false};
+    std::atomic<bool> published{false};
+    char path[4096];
+};
+std::array<TempSlot, 64> g_temps;
+
+int publish_temporary(const std::string& path) {
+    if (path.size() >= sizeof(TempSlot::path)) return -1;
+    for (size_t i = 0; i < g_temps.size(); ++i) {
+        bool free = false;
+        if (!g_temps[i].claimed.compare_exchange_strong(free, true)) continue;
+        std::memcpy(g_temps[i].path, path.c_str(), path.size() + 1);
+        g_temps[i].published = true;
+        return static_cast<int>(i);
+    }
+    return -1;  // more than 64 at once: that one is only removed on a normal exit
+}
+
+void withdraw_temporary(int slot) {
+    if (slot < 0) return;
+    g_temps[static_cast<size_t>(slot)].published = false;
+    g_temps[static_cast<size_t>(slot)].claimed = false;
+}
+
+extern "C" void remove_temporaries_and_stop(int sig) {
+    for (auto& t : g_temps)
+        if (t.published.load()) ::unlink(t.path);
+    std::signal(sig, SIG_DFL);
+    ::raise(sig);
+}
+
+}  // namespace
+
 void ignore_sigpipe() { std::signal(SIGPIPE, SIG_IGN); }
+
+void remove_temporaries_on_stop_signals() {
+    for (int sig : {SIGINT, SIGTERM, SIGHUP}) {
+        struct sigaction old {};
+        if (::sigaction(sig, nullptr, &old) != 0 || old.sa_handler == SIG_IGN) continue;  // (nohup keeps SIGHUP ignored)
+        struct sigaction act {};
+        act.sa_handler = remove_temporaries_and_stop;
+        sigemptyset(&act.sa_mask);
+        ::sigaction(sig, &act, nullptr);
+    }
+}
 
 void finish_stdout() {
     if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
@@ -55,6 +107,7 @@ OutputFile::OutputFile(const std::string& path) : path_(path) {
         throw ResourceError(path + ": cannot open output file: " + std::strerror(errno));
     }
     std::setvbuf(stream_, nullptr, _IOFBF, 1 << 20);
+    tmp_slot_ = publish_temporary(tmp_path_);
 }
 
 OutputFile::~OutputFile() {
@@ -62,6 +115,7 @@ OutputFile::~OutputFile() {
     std::fclose(stream_);
     if (in_place_) return;
     std::remove(tmp_path_.c_str());  // nothing half-written is left behind
+    withdraw_temporary(tmp_slot_);
 }
 
 void OutputFile::check_stream() {
@@ -88,17 +142,18 @@ void OutputFile::commit() {
     if (!ok) {
         const int err = errno;
         if (!in_place_) std::remove(tmp_path_.c_str());
+        withdraw_temporary(tmp_slot_);
         if (err == EPIPE) throw BrokenPipe();
         throw ResourceError(path_ + ": write failed: " + std::strerror(err));
     }
     if (in_place_) return;
     std::error_code ec;
     std::filesystem::permissions(tmp_path_, std::filesystem::perms(0644), ec);
-    if (std::rename(tmp_path_.c_str(), path_.c_str()) != 0) {
-        const int err = errno;
-        std::remove(tmp_path_.c_str());
-        throw ResourceError(path_ + ": cannot rename output into place: " + std::strerror(err));
-    }
+    const bool renamed = std::rename(tmp_path_.c_str(), path_.c_str()) == 0;
+    const int err = errno;
+    if (!renamed) std::remove(tmp_path_.c_str());
+    withdraw_temporary(tmp_slot_);
+    if (!renamed) throw ResourceError(path_ + ": cannot rename output into place: " + std::strerror(err));
 }
 
 }  // namespace warpdp

@@ -2,7 +2,9 @@
 // temporary file beside the target, renamed over it only on commit(), removed
 // if the tool fails first). An existing device, FIFO or symlink (/dev/null, a
 // named pipe) is written in place instead. A reader that closes the pipe early (`| head`)
-// surfaces as BrokenPipe, which tools turn into a quiet exit.
+// surfaces as BrokenPipe, which tools turn into a quiet exit. A tool stopped by
+// SIGINT, SIGTERM or SIGHUP removes its temporaries too
+// (remove_temporaries_on_stop_signals).
 #pragma once
 
 #include <cstdio>
@@ -37,6 +39,7 @@ private:
     void check_stream();
     std::string path_;
     std::string tmp_path_;
+    int tmp_slot_ = -1;  // its entry in the signal handler's list
     std::FILE* stream_ = nullptr;
     bool is_stdout_ = false;
     bool in_place_ = false;  // an existing non-regular file: no temporary, no rename
@@ -51,5 +54,10 @@ void finish_stdout();
 
 // Ignore SIGPIPE so a closed pipe shows up as EPIPE on write (then BrokenPipe).
 void ignore_sigpipe();
+
+// Installs handlers for SIGINT, SIGTERM and SIGHUP (those not ignored) that
+// remove every uncommitted OutputFile's temporary file, then end the process
+// by the same signal. run_tool() calls it.
+void remove_temporaries_on_stop_signals();
 
 }  // namespace warpdp

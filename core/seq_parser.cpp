@@ -158,6 +158,10 @@ void SeqParser::split_header(const std::string& line, uint64_t line_no, std::str
     size_t k = j;
     while (k < n && line[k] != '\r' && line[k] != '\x01') ++k;
     desc.assign(line, j, k - j);
+    // Easel would read what follows a CR as residues (old Mac line ends);
+    // this reader would lose it: refuse rather than read something else.
+    if (k < n && line[k] == '\r' && line.find_first_not_of('\r', k) != std::string::npos)
+        fail(line_no, "carriage return inside a header line (old Mac line endings? convert them with tr '\\r' '\\n')");
 }
 
 void SeqParser::digitize_run(size_t from, size_t to, std::vector<uint8_t>& residues, size_t first,

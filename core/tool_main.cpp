@@ -45,6 +45,7 @@ void warn(const std::string& tool, const std::string& message) {
 int run_tool(const std::string& tool, int argc, char** argv,
              const std::function<int(int, char**)>& body) {
     ignore_sigpipe();
+    remove_temporaries_on_stop_signals();
     allow_abandoned_starts();
     // Our InputErrors already name file and line; htslib's own "[E::...]"
     // lines would only add noise to the one-line message.

@@ -102,6 +102,8 @@ tmp=$(mktemp -d)
 declare -A live=()  # pid -> what runs there: gpu-viterbi or a model's number (stopped if we die)
 declare -A runs=()  # the hmmsearch runs among them
 trap 'for pid in "${!live[@]}"; do kill "$pid" 2> /dev/null || true; done; rm -rf "$tmp"' EXIT
+# Stopped by a signal, the wrapper stops what it started (the EXIT trap).
+trap 'exit 130' INT; trap 'exit 143' TERM; trap 'exit 129' HUP
 common=(--device "${WARPDP_DEVICE:-auto}" --threads "${WARPDP_THREADS:-0}" --quiet)
 # Threads do not change what hmmsearch prints: without --cpu, use every core.
 cores=${cpu:-$(nproc)}; [ "$cores" -ge 1 ] || cores=1
@@ -228,7 +230,10 @@ else
     mkfifo "$tmp/rows"
     "${filters_cmd[@]}" --survivors "$tmp/targets.fa" > "$tmp/rows" &
     filters=$!
-    cat "$tmp/rows" > /dev/null
+    live[$filters]=gpu-viterbi
+    # (in the background: bash runs a signal's trap only once its foreground command ends)
+    cat "$tmp/rows" > /dev/null &
+    wait $! || true
     if [ ! -s "$tmp/vit.json" ]; then
         wait $filters || rc=$?
         die "the filters failed (gpu-viterbi exit status $rc)" $(( rc > 0 && rc < 128 ? rc : 4 ))
