@@ -175,20 +175,27 @@ stitch_table() {  # $1 = tbl|dom: the first run's column header, every run's row
         match($0, /^# Target file: */) { print substr($0, 1, RLENGTH) t; next }
         { print }' "$tmp/model.1.$1"
 }
-# Each output appears whole or not at all (a regular file is renamed into
-# place; stdout, a device, a pipe or a symlink is written through, as the
-# tools' OutputFile does: renaming over /dev/stdout would replace the link).
-deliver() {  # path, stitching command...
-    local path=$1; shift
-    if [ -z "$path" ] || [ "$path" = "-" ]; then "$@"; return; fi
-    if [ -L "$path" ] || { [ -e "$path" ] && [ ! -f "$path" ]; }; then "$@" > "$path"; return; fi
-    local t=$path.warpdp-$$
-    "$@" > "$t" && mv -f "$t" "$path" || { rm -f "$t"; die "cannot write $path" 3; }
-}
+# Each output appears whole or not at all, and all of them or none: each
+# regular file is stitched into a temporary beside it, and only once all are
+# stitched are they renamed into place. Stdout, a device, a pipe or a symlink
+# is written through (as the tools' OutputFile does: renaming over
+# /dev/stdout would replace the link), after the files.
+through() { [ -z "$1" ] || [ "$1" = "-" ] || [ -L "$1" ] || { [ -e "$1" ] && [ ! -f "$1" ]; }; }
 deliver_all() {
-    deliver "$main_out" stitch_main
-    [ -z "$tbl_out" ] || deliver "$tbl_out" stitch_table tbl
-    [ -z "$dom_out" ] || deliver "$dom_out" stitch_table dom
+    local outs=("$main_out" "$tbl_out" "$dom_out") how=(stitch_main "stitch_table tbl" "stitch_table dom")
+    local tmps=() i
+    for i in 0 1 2; do
+        { [ $i = 0 ] || [ -n "${outs[$i]}" ]; } && ! through "${outs[$i]}" || continue
+        tmps[$i]=${outs[$i]}.warpdp-$$
+        { ${how[$i]} > "${tmps[$i]}"; } 2> /dev/null || { rm -f "${tmps[@]}"; die "cannot write ${outs[$i]}" 3; }
+    done
+    for i in "${!tmps[@]}"; do
+        mv -f "${tmps[$i]}" "${outs[$i]}" || { rm -f "${tmps[@]}"; die "cannot write ${outs[$i]}" 3; }
+    done
+    for i in 0 1 2; do
+        { [ $i = 0 ] || [ -n "${outs[$i]}" ]; } && through "${outs[$i]}" || continue
+        if [ -z "${outs[$i]}" ] || [ "${outs[$i]}" = "-" ]; then ${how[$i]}; else ${how[$i]} > "${outs[$i]}"; fi
+    done
 }
 reported_Z() {  # (no process started: every one costs milliseconds)
     local line

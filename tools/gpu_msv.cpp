@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstdio>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -115,6 +116,11 @@ int run(int argc, char** argv) {
     // Starting the CUDA driver, listing the GPUs (resolve_device) and creating
     // the contexts take a good part of a second: done off this thread while
     // the reader parses the first chunk (core/engine_start.hpp).
+    // Every output is opened before the work (a path that cannot be written
+    // fails now) and committed together at the end.
+    OutputFile out(common.output);
+    std::optional<OutputFile> stats_file;
+    if (!a.stats.empty()) stats_file.emplace(a.stats);
     SeqReader reader(a.db, Alphabet::amino(), ropt);
     DeviceChoice dev;
     EngineStart<std::unique_ptr<MsvEngine>> start(
@@ -203,13 +209,11 @@ int run(int argc, char** argv) {
     const std::string engine_name = engine ? engine->name() : cpu_engine->name();
     const double seconds = since(t0);
 
-    OutputFile out(common.output);
     RecordWriter writer(out, parse_format(common.format), kColumns);
     writer.write_header();
     for (size_t mi = 0; mi < models.size(); ++mi)
         for (size_t r = 0; r < rows[mi].size(); ++r)
             writer.write(row_values(models[mi], rows[mi][r], row_names[mi][r], opt.bias));
-    out.commit();
 
     nlohmann::ordered_json stats;
     stats["tool"] = kTool;
@@ -243,11 +247,9 @@ int run(int argc, char** argv) {
                      engine_seconds > 0 ? cells / engine_seconds / 1e9 : 0.0,
                      static_cast<unsigned long long>(cells), engine_seconds, wait_s, load_s, decide_s);
     }
-    if (!a.stats.empty()) {
-        OutputFile sf(a.stats);
-        sf.write(stats.dump(2) + "\n");
-        sf.commit();
-    }
+    if (stats_file) stats_file->write(stats.dump(2) + "\n");
+    out.commit();
+    if (stats_file) stats_file->commit();
     finish_stdout();  // gpu-viterbi reading our rows goes on while the engines are freed
     return 0;
 }

@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -131,6 +132,11 @@ int run(int argc, char** argv) {
     settings.tool = kTool;
     settings.db_path = db_path;
     settings.cand_name = cand_name;
+    // Every output is opened before the work (a path that cannot be written
+    // fails now) and committed together at the end.
+    OutputFile out(common.output);
+    std::optional<OutputFile> stats_file;
+    if (!stats_path.empty()) stats_file.emplace(stats_path);
     std::unique_ptr<SurvivorsFile> survivors;
     if (!surv_path.empty()) survivors = std::make_unique<SurvivorsFile>(surv_path, spread);
     std::unique_ptr<ModelSurvivorStreams> model_survivors;
@@ -141,7 +147,6 @@ int run(int argc, char** argv) {
     const auto& rows = res.rows;
     const auto& tally = res.tally;
 
-    OutputFile out(common.output);
     std::vector<std::string> columns = kColumns;
     if (forward) columns.insert(columns.end(), kForwardColumns.begin(), kForwardColumns.end());
     RecordWriter writer(out, parse_format(common.format), columns);
@@ -162,9 +167,6 @@ int run(int argc, char** argv) {
             writer.write(row);
         }
     }
-    if (survivors) survivors->commit();
-    if (model_survivors) model_survivors->commit();
-    out.commit();
 
     nlohmann::ordered_json stats;
     stats["tool"] = kTool;
@@ -202,11 +204,11 @@ int run(int argc, char** argv) {
                      static_cast<unsigned long long>(res.targets), res.seconds,
                      static_cast<unsigned long long>(res.cells));
     }
-    if (!stats_path.empty()) {
-        OutputFile sf(stats_path);
-        sf.write(stats.dump(2) + "\n");
-        sf.commit();
-    }
+    if (stats_file) stats_file->write(stats.dump(2) + "\n");
+    if (survivors) survivors->commit();
+    if (model_survivors) model_survivors->commit();
+    out.commit();
+    if (stats_file) stats_file->commit();
     trace_event("stdout-closed");
     finish_stdout();  // a pipeline waiting on our stdout goes on while the engines are freed
     return 0;
