@@ -74,4 +74,11 @@ private:
     std::string message_;
 };
 
+// A record's name as messages show it: quoted, and cut to its first 60
+// bytes when longer (a 1 MB header would otherwise fill the terminal).
+inline std::string quoted_name(const std::string& name) {
+    constexpr size_t kShown = 60;
+    return "\"" + (name.size() > kShown + 3 ? name.substr(0, kShown) + "..." : name) + "\"";
+}
+
 }  // namespace warpdp

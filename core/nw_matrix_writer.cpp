@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstring>
 
+#include <nlohmann/json.hpp>
+
 #include "core/errors.hpp"
 #include "core/record_writer.hpp"
 
@@ -30,29 +32,6 @@ void append_sci8(std::string& s, double v) {
     s.append(buf, r.ptr);
 }
 
-namespace {
-void append_json_string(std::string& s, const std::string& text) {
-    s += '"';
-    for (unsigned char c : text) {
-        switch (c) {
-            case '"': s += "\\\""; break;
-            case '\\': s += "\\\\"; break;
-            case '\n': s += "\\n"; break;
-            case '\t': s += "\\t"; break;
-            case '\r': s += "\\r"; break;
-            default:
-                if (c < 0x20) {
-                    char u[8];
-                    std::snprintf(u, sizeof u, "\\u%04x", c);
-                    s += u;
-                } else {
-                    s += static_cast<char>(c);
-                }
-        }
-    }
-    s += '"';
-}
-}  // namespace
 
 void check_nw_writer_options(const NwWriterOptions& opt) {
     if (opt.max_dist && !(*opt.max_dist >= 0)) throw UsageError("--max-dist must be >= 0");
@@ -63,6 +42,11 @@ void check_nw_writer_options(const NwWriterOptions& opt) {
 NwMatrixWriter::NwMatrixWriter(OutputFile& out, const NwReads& reads, NwWriterOptions opt)
     : out_(out), reads_(reads), opt_(std::move(opt)) {
     check_nw_writer_options(opt_);
+    // Each id as a JSON string once, escaped as RecordWriter escapes (bytes
+    // that are not UTF-8 become U+FFFD: the line stays valid JSON).
+    if (opt_.format == NwFormat::jsonl)
+        for (const auto& id : reads_.ids)
+            json_ids_.push_back(nlohmann::json(id).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
 }
 
 void NwMatrixWriter::header() {
@@ -117,9 +101,9 @@ void NwMatrixWriter::rows(uint64_t first, uint64_t count, std::span<const double
                         buf_ += '\n';
                     } else {
                         buf_ += "{\"id_i\":";
-                        append_json_string(buf_, reads_.ids[i]);
+                        buf_ += json_ids_[i];
                         buf_ += ",\"id_j\":";
-                        append_json_string(buf_, reads_.ids[j]);
+                        buf_ += json_ids_[j];
                         buf_ += ",\"distance\":";
                         if (std::isfinite(d)) append_sci8(buf_, d);
                         else buf_ += "\"nan\"";

@@ -15,6 +15,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "core/nw_metric.hpp"
 #include "core/nw_reads.hpp"
@@ -52,6 +53,7 @@ private:
     const NwReads& reads_;
     NwWriterOptions opt_;
     std::string buf_;
+    std::vector<std::string> json_ids_;  // jsonl: each id as a JSON string
     uint64_t written_ = 0;
 };
 

@@ -88,7 +88,7 @@ NwReads read_nw_reads(const std::string& path, const NwReadOptions& opt, const N
         size_t k = 0;
         while (k < piece.size() && keep[static_cast<unsigned char>(piece[k])]) ++k;
         if (seq.size() + k > opt.max_length)
-            throw InputError(path, line, "read \"" + id + "\" is longer than " +
+            throw InputError(path, line, "read " + quoted_name(id) + " is longer than " +
                                              std::to_string(opt.max_length) + " letters");
         for (size_t c = 0; c < k; ++c) seq.push_back(static_cast<char>(std::toupper(static_cast<unsigned char>(piece[c]))));
         if (k < piece.size() && !is_trailing_space(piece, k)) {
@@ -96,7 +96,7 @@ NwReads read_nw_reads(const std::string& path, const NwReadOptions& opt, const N
                 const unsigned char bad = static_cast<unsigned char>(piece[k]);
                 std::string shown = bad >= 0x20 && bad < 0x7f ? std::string("'") + piece[k] + "'"
                                                                : "byte " + std::to_string(bad);
-                throw InputError(path, line, "read \"" + id + "\": " + shown + " is not a " +
+                throw InputError(path, line, "read " + quoted_name(id) + ": " + shown + " is not a " +
                                                  nw_metric_name(opt.metric) + " letter (allowed: " +
                                                  std::string(nw_alphabet(opt.metric)) +
                                                  "; without --strict the line is cut there, as AmpliconNoise does)");

@@ -24,7 +24,6 @@ constexpr size_t kCompressedRead = size_t{64} << 10;
 bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
 bool is_space(char c) { return is_blank(c) || c == '\n'; }
 
-std::string quoted_name(const std::string& name) { return "\"" + name + "\""; }
 
 // The alphabet's map with '\n' ignored too, so runs of lines digitise in one loop.
 std::array<int8_t, 256> reading_map(const Alphabet& abc) {

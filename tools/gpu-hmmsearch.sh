@@ -194,7 +194,13 @@ deliver_all() {
     done
     for i in 0 1 2; do
         { [ $i = 0 ] || [ -n "${outs[$i]}" ]; } && through "${outs[$i]}" || continue
-        if [ -z "${outs[$i]}" ] || [ "${outs[$i]}" = "-" ]; then ${how[$i]}; else ${how[$i]} > "${outs[$i]}"; fi
+        # (in a subshell, which a closed pipe ends: a reader that stopped
+        # early, as `| head` does, has what it wanted, and we end quietly, as
+        # the tools do)
+        local rc=0 to=${outs[$i]:--}
+        if [ "$to" = "-" ]; then ( ${how[$i]} ) 2> /dev/null || rc=$?; else ( ${how[$i]} > "$to" ) 2> /dev/null || rc=$?; fi
+        [ $rc != 141 ] || exit 0
+        [ $rc = 0 ] || die "cannot write ${to/#-/stdout}" 3
     done
 }
 reported_Z() {  # (no process started: every one costs milliseconds)

@@ -47,7 +47,7 @@ NwReads load_reads(const Args& a, NwMetric metric, bool quiet) {
         if (quiet || cuts > kShownCuts) return;
         const unsigned char u = static_cast<unsigned char>(c);
         const std::string shown = u >= 0x20 && u < 0x7f ? std::string("'") + c + "'" : "byte " + std::to_string(u);
-        warn(kTool, a.in + ":" + std::to_string(line) + ": read \"" + record + "\": line cut at " + shown + " (not a " +
+        warn(kTool, a.in + ":" + std::to_string(line) + ": read " + quoted_name(record) + ": line cut at " + shown + " (not a " +
                         nw_metric_name(metric) + " letter; AmpliconNoise drops the rest of the line, so do we; " +
                         "--strict rejects such input)");
     };
