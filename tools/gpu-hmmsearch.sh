@@ -22,18 +22,20 @@ die() { echo "gpu-hmmsearch: error: $1" >&2; exit "${2:-1}"; }
 trace_event() { [ -z "${WARPDP_TRACE:-}" ] || echo "warpdp-trace $EPOCHREALTIME $1 ${2:-0}" >&2; }
 trace_event wrapper-start
 
-F1=0.02 F2=0.001 F3=1e-5 nobias=() have_Z=0 use_max=0 cpu=
+for a in "$@"; do [ "$a" != -h ] || exec "$hmmsearch" -h; done
+F1=0.02 F2=0.001 F3=1e-5 nobias=() have_Z=0 plain_only=0 cpu=
 main_out= tbl_out= dom_out= splittable=1
 args=()      # every option, for a single final hmmsearch
 pass_args=() # the options but -o/--tblout/--domtblout/--cpu, for one run per model
-takes_value=" -o -A --tblout --domtblout --pfamtblout -E -T --domE --domT --incE --incT --incdomE --incdomT --F1 --F2 --F3 -Z --domZ --seed --tformat --cpu --textw "
+takes_value=" -o -A --tblout --domtblout --pfamtblout -E -T --domE --domT --incE --incT --incdomE --incdomT --F1 --F2 --F3 -Z --domZ --seed --tformat --cpu --textw --ssifile --restrictdb_n --restrictdb_stkey "
 # hmmsearch's other spellings (Easel's getopts) made plain for the loop
 # below, which must see every option the filters or the stitching depend on:
 # --opt=value, an unambiguous abbreviation of a long option (--nob), a value
 # glued to a one-letter option (-Z1000). An abbreviation that is ambiguous or
 # unknown goes on as it is, for hmmsearch to refuse.
 long_opts=(--tblout --domtblout --pfamtblout --acc --noali --notextw --textw --domE --domT --incE --incT --incdomE
-           --incdomT --cut_ga --cut_nc --cut_tc --max --F1 --F2 --F3 --nobias --nonull2 --domZ --seed --tformat --cpu)
+           --incdomT --cut_ga --cut_nc --cut_tc --max --F1 --F2 --F3 --nobias --nonull2 --domZ --seed --tformat --cpu
+           --ssifile --restrictdb_n --restrictdb_stkey)
 plain=()
 while [ $# -gt 2 ]; do
     a=$1; shift
@@ -50,17 +52,19 @@ while [ $# -gt 2 ]; do
             plain+=("$name")
             if [[ "$a" == *=* ]]; then plain+=("${a#*=}")
             elif [[ "$takes_value" == *" $name "* ]] && [ $# -gt 2 ]; then plain+=("$1"); shift; fi ;;
+        --) [ $# -eq 2 ] || plain+=("$a") ;;  # (the end of the options, before the two files)
         -[oAETZ]?*) plain+=("${a:0:2}" "${a:2}") ;;
         -[oAETZ]) plain+=("$a"); [ $# -le 2 ] || { plain+=("$1"); shift; } ;;
         *) plain+=("$a") ;;
     esac
 done
 set -- "${plain[@]}" "$@"
+once() { [ -z "$1" ] || die "option $opt has already been set"; }  # (as hmmsearch refuses a repeat)
 while [ $# -gt 2 ]; do
     opt=$1; shift
     args+=("$opt")
     case "$opt" in
-        --max) use_max=1 ;;
+        --max|--restrictdb_n|--restrictdb_stkey|--ssifile) plain_only=1 ;;
         --nobias) nobias=(--nobias) ;;
         -h) exec "$hmmsearch" -h ;;
     esac
@@ -73,12 +77,12 @@ while [ $# -gt 2 ]; do
             --F2) F2=$val ;;
             --F3) F3=$val ;;
             -Z) have_Z=1 ;;
-            --cpu) cpu=$val; continue ;;
-            -o) main_out=$val; continue ;;
-            --tblout) tbl_out=$val; continue ;;
-            --domtblout) dom_out=$val; continue ;;
+            --cpu) once "$cpu" && cpu=$val; continue ;;
+            -o) once "$main_out" && main_out=$val; continue ;;
+            --tblout) once "$tbl_out" && tbl_out=$val; continue ;;
+            --domtblout) once "$dom_out" && dom_out=$val; continue ;;
             -A|--pfamtblout) splittable=0 ;;
-            --tformat) [[ "$val" =~ ^(fasta|FASTA)$ ]] || die "--tformat $val: gpu-hmmsearch reads FASTA targets only" ;;
+            --tformat) [ "${val,,}" = fasta ] || die "--tformat $val: gpu-hmmsearch reads FASTA targets only" ;;
         esac
         pass_args+=("$opt" "$val")
     else
@@ -93,17 +97,20 @@ whole() { [[ $2 =~ ^[0-9]+$ ]] || die "$1 $2: expected a whole number"; }
 [ -z "${WARPDP_THREADS:-}" ] || whole WARPDP_THREADS "$WARPDP_THREADS"
 hmm=$1 db=$2
 [ "$db" != "-" ] || die "targets must be a file (they are read twice)"
-if [ $use_max = 1 ]; then
-    # --max turns every filter off: there is nothing to accelerate.
+if [ $plain_only = 1 ]; then
+    # --max turns every filter off: there is nothing to accelerate; the
+    # --restrictdb options pick targets by their place in the database,
+    # which the survivors file does not keep.
     exec "$hmmsearch" "${args[@]}" "$hmm" "$db"
 fi
 
-tmp=$(mktemp -d)
 declare -A live=()  # pid -> what runs there: gpu-viterbi or a model's number (stopped if we die)
 declare -A runs=()  # the hmmsearch runs among them
-trap 'for pid in "${!live[@]}"; do kill "$pid" 2> /dev/null || true; done; rm -rf "$tmp"' EXIT
+tmp=
+trap 'for pid in "${!live[@]}"; do kill "$pid" 2> /dev/null || true; done; [ -z "$tmp" ] || rm -rf "$tmp"' EXIT
 # Stopped by a signal, the wrapper stops what it started (the EXIT trap).
 trap 'exit 130' INT; trap 'exit 143' TERM; trap 'exit 129' HUP
+tmp=$(mktemp -d)
 common=(--device "${WARPDP_DEVICE:-auto}" --threads "${WARPDP_THREADS:-0}" --quiet)
 # Threads do not change what hmmsearch prints: without --cpu, use every core.
 cores=${cpu:-$(nproc)}; [ "$cores" -ge 1 ] || cores=1
@@ -157,6 +164,7 @@ reap() {  # waits for one of the given runs (default: all in `live`); the first 
         $(( rc < 128 ? rc : 4 ))
 }
 stitch_main() {  # the header names the user's files, as plain hmmsearch's does
+    local -x LC_ALL=C  # (bytes as they are: names need not be UTF-8)
     awk -v q="$hmm" -v t="$db" -v o="$main_out" -v tb="$tbl_out" -v dm="$dom_out" '/^Query:/ { exit }
         match($0, /^# query HMM file: */) { print substr($0, 1, RLENGTH) q; next }
         match($0, /^# target sequence database: */) { print substr($0, 1, RLENGTH) t; next }
@@ -168,8 +176,9 @@ stitch_main() {  # the header names the user's files, as plain hmmsearch's does
     echo "[ok]"
 }
 stitch_table() {  # $1 = tbl|dom: the first run's column header, every run's rows, the first run's footer (from its "#" line)
+    local -x LC_ALL=C  # (bytes as they are: names need not be UTF-8, and grep must not take a row for binary)
     awk '!/^#/ || /^#$/ { exit } { print }' "$tmp/model.1.$1"
-    for ((i = 1; i <= nmodels; i++)); do grep -v '^#' "$tmp/model.$i.$1" || true; done
+    for ((i = 1; i <= nmodels; i++)); do grep -av '^#' "$tmp/model.$i.$1" || true; done
     awk -v q="$hmm" -v t="$db" '/^#$/ { seen = 1 } !seen { next }
         match($0, /^# Query file: */) { print substr($0, 1, RLENGTH) q; next }
         match($0, /^# Target file: */) { print substr($0, 1, RLENGTH) t; next }
@@ -187,10 +196,10 @@ deliver_all() {
     for i in 0 1 2; do
         { [ $i = 0 ] || [ -n "${outs[$i]}" ]; } && ! through "${outs[$i]}" || continue
         tmps[$i]=${outs[$i]}.warpdp-$$
-        { ${how[$i]} > "${tmps[$i]}"; } 2> /dev/null || { rm -f "${tmps[@]}"; die "cannot write ${outs[$i]}" 3; }
+        { ${how[$i]} > "${tmps[$i]}"; } 2> /dev/null || { rm -f -- "${tmps[@]}"; die "cannot write ${outs[$i]}" 3; }
     done
     for i in "${!tmps[@]}"; do
-        mv -f "${tmps[$i]}" "${outs[$i]}" || { rm -f "${tmps[@]}"; die "cannot write ${outs[$i]}" 3; }
+        mv -f -- "${tmps[$i]}" "${outs[$i]}" || { rm -f -- "${tmps[@]}"; die "cannot write ${outs[$i]}" 3; }
     done
     for i in 0 1 2; do
         { [ $i = 0 ] || [ -n "${outs[$i]}" ]; } && through "${outs[$i]}" || continue
