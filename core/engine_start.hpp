@@ -107,17 +107,18 @@ private:
     };
 
     static void run(State& st, Resolve& resolve, Make& make) {
+        std::optional<Started> started;
+        std::exception_ptr error;
         try {
             const DeviceChoice dev = resolve();
-            Started a{dev, make(dev)};
-            std::lock_guard<std::mutex> lock(st.m);
-            st.started = std::move(a);
+            started.emplace(Started{dev, make(dev)});
         } catch (...) {
-            std::lock_guard<std::mutex> lock(st.m);
-            st.error = std::current_exception();
+            error = std::current_exception();
         }
         {
             std::lock_guard<std::mutex> lock(st.m);
+            st.started = std::move(started);
+            st.error = error;
             st.finished = true;
         }
         st.cv.notify_all();

@@ -4,8 +4,6 @@
 #include <cmath>
 #include <cstring>
 
-#include <nlohmann/json.hpp>
-
 #include "core/errors.hpp"
 #include "core/record_writer.hpp"
 
@@ -42,11 +40,8 @@ void check_nw_writer_options(const NwWriterOptions& opt) {
 NwMatrixWriter::NwMatrixWriter(OutputFile& out, const NwReads& reads, NwWriterOptions opt)
     : out_(out), reads_(reads), opt_(std::move(opt)) {
     check_nw_writer_options(opt_);
-    // Each id as a JSON string once, escaped as RecordWriter escapes (bytes
-    // that are not UTF-8 become U+FFFD: the line stays valid JSON).
     if (opt_.format == NwFormat::jsonl)
-        for (const auto& id : reads_.ids)
-            json_ids_.push_back(nlohmann::json(id).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+        for (const auto& id : reads_.ids) json_ids_.push_back(json_string(id));  // once per id, not per pair
 }
 
 void NwMatrixWriter::header() {

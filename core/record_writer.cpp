@@ -37,6 +37,10 @@ Number general(double v, int digits) {
     return {v, buf};
 }
 
+std::string json_string(const std::string& s) {
+    return nlohmann::json(s).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
 std::string escape_tsv(const std::string& s) {
     std::string r;
     r.reserve(s.size());
@@ -96,7 +100,7 @@ void RecordWriter::write(const std::vector<Value>& row) {
         std::visit([&](const auto& v) {
             using T = std::decay_t<decltype(v)>;
             if constexpr (std::is_same_v<T, std::string>)
-                line_ += nlohmann::json(v).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+                line_ += json_string(v);
             else if constexpr (std::is_same_v<T, int64_t>) line_ += std::to_string(v);
             else if constexpr (std::is_same_v<T, Number>) {
                 if (std::isfinite(v.value)) line_ += v.text;

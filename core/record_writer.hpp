@@ -46,5 +46,8 @@ private:
 };
 
 std::string escape_tsv(const std::string& s);
+// s as a JSON string, quoted and escaped; bytes that are not UTF-8 become
+// U+FFFD, so the line stays valid JSON.
+std::string json_string(const std::string& s);
 
 }  // namespace warpdp
