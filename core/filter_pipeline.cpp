@@ -90,15 +90,19 @@ struct FilterPipeline::Impl {
     ModelSurvivorStreams* model_survivors = nullptr;
     FilterRun out;
     std::vector<PassWork> pass_work;
-    std::vector<uint16_t> msv_raw[2];  // two models' MSV results: one scored while the other is decided
-    std::vector<MsvVerdict> msv_verdicts;  // kept from chunk to chunk: its pages are faulted in once
+    std::vector<const MsvByteProfile*> msv_profiles;  // models[i].msv.bytes
+    std::vector<uint16_t> msv_raw;  // rescoring streamed candidates
+    std::vector<std::vector<std::pair<uint32_t, MsvVerdict>>> block_cands;  // a block's MSV/bias passers
     std::vector<uint32_t> vit_raw;
     std::vector<std::unique_ptr<MsvPassFloor>> floors;  // with inline MSV, per model
 
     Impl(const std::vector<FilterModel>& m, FilterSettings settings)
         : models(m), s(std::move(settings)), F1(std::min(s.F1, 1.0)), F2(std::min(s.F2, 1.0)),
           F3(std::min(s.F3, 1.0)), inline_msv(s.inline_msv), nobias(s.nobias), forward(s.forward), all(s.all) {
-        for (const auto& fm : models) sum_m += static_cast<uint64_t>(fm.msv.hmm.M);
+        for (const auto& fm : models) {
+            sum_m += static_cast<uint64_t>(fm.msv.hmm.M);
+            msv_profiles.push_back(&fm.msv.bytes);
+        }
         msv_engine = make_msv_cpu_engine(s.threads);
         if (inline_msv)
             for (const auto& fm : models) floors.push_back(std::make_unique<MsvPassFloor>(fm.msv, F1));
@@ -394,32 +398,34 @@ struct FilterPipeline::Impl {
             auto& verdicts = job.verdicts;
             if (inline_msv) {
                 msv_e->load_targets(chunk);
-                std::vector<MsvVerdict>& v = msv_verdicts;
-                v.resize(chunk.size());
-                // The engine scores the next model while this one's results are
-                // turned into decisions (on a GPU the host would otherwise wait).
-                for (auto& raw : msv_raw) raw.resize(chunk.size());
-                const auto score = [&](size_t mi) {
-                    return std::async(std::launch::async,
-                                      [&, mi] { msv_e->score(models[mi].msv.bytes, msv_raw[mi % 2]); });
-                };
-                std::future<void> scored = score(0);
-                for (size_t mi = 0; mi < models.size(); ++mi) {
-                    scored.get();
-                    if (mi + 1 < models.size()) scored = score(mi + 1);
-                    const std::vector<uint16_t>& raw = msv_raw[mi % 2];
-                    parallel_for(chunk.size(), s.threads, 256, [&](size_t t) {
-                        // hmmsearch skips empty targets: they pass nothing; most
-                        // others fail below their length's floor
-                        const bool decide = chunk.length(t) > 0 && !floors[mi]->fails(raw[t], chunk.length(t));
-                        v[t] = decide ? msv_verdict(models[mi].msv, chunk.seq(t), raw[t], F1, !nobias) : MsvVerdict{};
+                trace_event("msv-loaded", number);
+                // Decided in blocks, each keeping only its candidates (~2% of
+                // the targets): a verdict per target, written and then scanned
+                // on one thread, cost more than the decisions. The engine
+                // scores the next models meanwhile (MsvEngine::score_each).
+                constexpr size_t kDecideBlock = 4096;
+                const size_t nblocks = (chunk.size() + kDecideBlock - 1) / kDecideBlock;
+                if (block_cands.size() < nblocks) block_cands.resize(nblocks);
+                msv_e->score_each(msv_profiles, [&](size_t mi, std::span<const uint16_t> raw) {
+                    trace_event("msv-scored", number);
+                    parallel_for(nblocks, s.threads, 1, [&](size_t b) {
+                        auto& found = block_cands[b];
+                        found.clear();
+                        for (size_t t = b * kDecideBlock, e = std::min(chunk.size(), t + kDecideBlock); t < e; ++t) {
+                            // hmmsearch skips empty targets: they pass nothing; most
+                            // others fail below their length's floor
+                            if (chunk.length(t) == 0 || floors[mi]->fails(raw[t], chunk.length(t))) continue;
+                            const MsvVerdict v = msv_verdict(models[mi].msv, chunk.seq(t), raw[t], F1, !nobias);
+                            if (v.pass_bias) found.push_back({static_cast<uint32_t>(t), v});
+                        }
                     });
-                    for (size_t t = 0; t < chunk.size(); ++t) {
-                        if (chunk.length(t) == 0 || !v[t].pass_bias) continue;
-                        cands[mi].push_back(static_cast<uint32_t>(t));
-                        verdicts[mi].push_back(v[t]);
-                    }
-                }
+                    for (size_t b = 0; b < nblocks; ++b)
+                        for (const auto& [t, v] : block_cands[b]) {
+                            cands[mi].push_back(t);
+                            verdicts[mi].push_back(v);
+                        }
+                    trace_event("msv-decided", number);
+                });
             } else if (pipeline) {
                 for (size_t mi = 0; mi < models.size(); ++mi) {
                     auto& cur = (*cursor)[mi];
@@ -439,7 +445,7 @@ struct FilterPipeline::Impl {
                     // Rescore the candidates' MSV exactly (the stream's P-values are
                     // rounded text); F1 = 1: gpu-msv has already applied its own.
                     const SeqBatch sub = gather(chunk, cands[mi]);
-                    std::vector<uint16_t>& raw = msv_raw[0];
+                    std::vector<uint16_t>& raw = msv_raw;
                     raw.assign(sub.size(), 0);
                     msv_engine->load_targets(sub);
                     if (!sub.empty()) msv_engine->score(models[mi].msv.bytes, raw);

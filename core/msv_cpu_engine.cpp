@@ -47,6 +47,8 @@ public:
         if (block_start_.back() != targets.size()) block_start_.push_back(targets.size());
     }
 
+    size_t resident_targets() const override { return targets_ ? targets_->size() : 0; }
+
     void score(const MsvByteProfile& profile, std::span<uint16_t> out) override {
         if (!targets_) throw std::logic_error("MsvEngine::score before load_targets");
         if (out.size() != targets_->size())

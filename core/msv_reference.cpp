@@ -78,6 +78,7 @@ public:
     void score(const MsvByteProfile& profile, std::span<uint16_t> out) override {
         for (size_t t = 0; t < targets_->size(); ++t) out[t] = msv_reference(profile, targets_->seq(t));
     }
+    size_t resident_targets() const override { return targets_ ? targets_->size() : 0; }
 
 private:
     const SeqBatch* targets_ = nullptr;

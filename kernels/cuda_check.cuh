@@ -207,6 +207,8 @@ private:
 class Event {
 public:
     Event() { WARPDP_CUDA_CHECK(cudaEventCreate(&e_)); }
+    // cudaEventBlockingSync: a thread waiting on it sleeps instead of spinning.
+    explicit Event(unsigned flags) { WARPDP_CUDA_CHECK(cudaEventCreateWithFlags(&e_, flags)); }
     ~Event() { if (e_) static_cast<void>(cudaEventDestroy(e_)); }
     Event(const Event&) = delete;
     Event& operator=(const Event&) = delete;

@@ -6,6 +6,7 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <future>
 #include <numeric>
@@ -14,6 +15,7 @@
 
 #include "core/device.hpp"
 #include "core/errors.hpp"
+#include "core/trace.hpp"
 #include "kernels/cuda_check.cuh"
 #include "kernels/resident_targets.hpp"
 #include "kernels/msv_cuda.cuh"
@@ -120,6 +122,10 @@ std::vector<uint4> build_ssv_table(const MsvByteProfile& prof, const SsvPlan& pl
     return tab;
 }
 
+// Models score_each has on the card ahead of the host's decisions: while
+// the host decides one model, the card scores the next ones without a gap.
+constexpr size_t kQueued = 3;
+
 struct Slot {
     int device = 0;
     int sm_count = 0;
@@ -140,8 +146,16 @@ struct Slot {
     DeviceBuffer<uint32_t> counters;  // one work counter per tile, then the fallback count
     DeviceBuffer<uint4> wtab;
     DeviceBuffer<int16_t> cost;
-    PinnedBuffer<uint16_t> host_out;
-    PinnedBuffer<uint32_t> host_count;
+    // Each queued model's results on their way back (score_each keeps
+    // kQueued models on the card at once; score() uses the first).
+    struct Results {
+        PinnedBuffer<uint4> wtab;  // the model's tables on their way up (pinned: the copy is queued, not staged)
+        PinnedBuffer<int16_t> cost;
+        PinnedBuffer<uint16_t> out;
+        PinnedBuffer<uint32_t> fallback_count;
+        Event copied{cudaEventBlockingSync | cudaEventDisableTiming};
+    };
+    std::array<Results, kQueued> results;
 
     size_t n() const noexcept { return input_index.size(); }
     TargetsView view() const noexcept {
@@ -213,10 +227,47 @@ public:
         }
     }
 
+    size_t resident_targets() const override { return n_; }
+
     void score(const MsvByteProfile& prof, std::span<uint16_t> out) override {
         if (out.size() != n_)
             throw InternalError("score(): output has " + std::to_string(out.size()) + " entries for " +
                                 std::to_string(n_) + " targets");
+        const SsvPlan plan = enqueue(prof, 0, true);
+        stats_ = MsvCudaStats{};
+        stats_.group = plan.v->G;
+        stats_.stripe = plan.v->S;
+        stats_.tiles = plan.ntiles;
+        stats_.variant = variant_name(*plan.v);
+        for (auto& s : slots_) {
+            if (s->n() == 0) continue;
+            DeviceGuard guard(s->device);
+            WARPDP_CUDA_CHECK(cudaStreamSynchronize(s->stream->get()));
+            float ssv_ms = 0, all_ms = 0;
+            WARPDP_CUDA_CHECK(cudaEventElapsedTime(&ssv_ms, s->ev_start->get(), s->ev_ssv->get()));
+            WARPDP_CUDA_CHECK(cudaEventElapsedTime(&all_ms, s->ev_start->get(), s->ev_end->get()));
+            stats_.ssv_ms = std::max(stats_.ssv_ms, static_cast<double>(ssv_ms));
+            stats_.kernel_ms = std::max(stats_.kernel_ms, static_cast<double>(all_ms));
+        }
+        stats_.fallback_targets = collect(0, out);
+    }
+
+    void score_each(std::span<const MsvByteProfile* const> profiles, const ScoredFn& done) override {
+        std::vector<uint16_t> raw(n_);
+        const size_t n = profiles.size();
+        for (size_t i = 0; i < std::min(n, kQueued); ++i) enqueue(*profiles[i], i, false);
+        for (size_t i = 0; i < n; ++i) {
+            collect(i % kQueued, raw);
+            // Its results are out of the ring: the slot takes a later model.
+            if (i + kQueued < n) enqueue(*profiles[i + kQueued], i % kQueued, false);
+            done(i, raw);
+        }
+    }
+
+private:
+    // Sends `prof` to every device's stream, its results to results[r];
+    // `timed` records the kernel events that score() reads.
+    SsvPlan enqueue(const MsvByteProfile& prof, size_t r, bool timed) {
         if (prof.M < 1 || prof.cost.size() != static_cast<size_t>(prof.Kp) * static_cast<size_t>(prof.M + 1) ||
             prof.Kp < kMsvCodes)
             throw InternalError("score(): malformed byte profile");
@@ -227,30 +278,26 @@ public:
             for (int k = 1; k <= prof.M; ++k)
                 cost[static_cast<size_t>(x) * static_cast<size_t>(prof.M) + static_cast<size_t>(k - 1)] =
                     prof.cost_at(x, k);
+        for (auto& s : slots_) launch(*s, prof, plan, wtab, cost, s->results[r], timed);
+        return plan;
+    }
 
-        for (auto& s : slots_) launch(*s, prof, plan, wtab, cost);
-
-        stats_ = MsvCudaStats{};
-        stats_.group = plan.v->G;
-        stats_.stripe = plan.v->S;
-        stats_.tiles = plan.ntiles;
+    // Waits for results[r] of every device and scatters them to input order;
+    // returns the targets the full-MSV kernel recomputed.
+    uint64_t collect(size_t r, std::span<uint16_t> out) {
+        uint64_t fallbacks = 0;
         for (auto& s : slots_) {
             if (s->n() == 0) continue;
             DeviceGuard guard(s->device);
-            WARPDP_CUDA_CHECK(cudaStreamSynchronize(s->stream->get()));
-            float ssv_ms = 0, all_ms = 0;
-            WARPDP_CUDA_CHECK(cudaEventElapsedTime(&ssv_ms, s->ev_start->get(), s->ev_ssv->get()));
-            WARPDP_CUDA_CHECK(cudaEventElapsedTime(&all_ms, s->ev_start->get(), s->ev_end->get()));
-            stats_.ssv_ms = std::max(stats_.ssv_ms, static_cast<double>(ssv_ms));
-            stats_.kernel_ms = std::max(stats_.kernel_ms, static_cast<double>(all_ms));
-            stats_.fallback_targets += s->host_count.get()[0];
-            const uint16_t* r = s->host_out.get();
-            for (size_t j = 0; j < s->n(); ++j) out[s->input_index[j]] = r[j];
+            auto& res = s->results[r];
+            WARPDP_CUDA_CHECK(cudaEventSynchronize(res.copied.get()));
+            fallbacks += res.fallback_count.get()[0];
+            const uint16_t* got = res.out.get();
+            for (size_t j = 0; j < s->n(); ++j) out[s->input_index[j]] = got[j];
         }
-        stats_.variant = variant_name(*plan.v);
+        return fallbacks;
     }
 
-private:
     // The buffers that scale with a chunk's residues, for `total` packed bytes
     // in n targets: host staging, and on the card the residues and the tiled
     // kernels' boundary column (2 bytes a residue). They only grow: a database
@@ -283,6 +330,7 @@ private:
         const PackedLayout layout = pack_layout(targets, s.input_index, kAlign, kTailPad);
         reserve_residues(s, layout.bytes, n);
         pack_residues(targets, s.input_index, layout, static_cast<uint8_t>(kPadCode), s.staging.get());
+        trace_event("msv-packed");
         const auto& off = layout.off;
         const auto& len = layout.len;
         const size_t total = layout.bytes;
@@ -294,8 +342,10 @@ private:
         s.state.reserve(std::max<size_t>(n, 1));
         s.out.reserve(std::max<size_t>(n, 1));
         s.fb_list.reserve(std::max<size_t>(n, 1));
-        s.host_out.reserve(std::max<size_t>(n, 1));
-        s.host_count.reserve(1);
+        for (auto& res : s.results) {
+            res.out.reserve(std::max<size_t>(n, 1));
+            res.fallback_count.reserve(1);
+        }
         s.staging.lock();
         WARPDP_CUDA_CHECK(cudaMemcpy(s.res.get(), s.staging.get(), total, cudaMemcpyHostToDevice));
         if (n > 0) {
@@ -306,7 +356,7 @@ private:
     }
 
     void launch(Slot& s, const MsvByteProfile& prof, const SsvPlan& plan, const std::vector<uint4>& wtab,
-                const std::vector<int16_t>& cost) {
+                const std::vector<int16_t>& cost, Slot::Results& res, bool timed) {
         if (s.n() == 0) return;
         DeviceGuard guard(s.device);
         cudaStream_t st = s.stream->get();
@@ -315,9 +365,13 @@ private:
         s.wtab.reserve(wtab.size());
         s.cost.reserve(cost.size());
         s.counters.reserve(static_cast<size_t>(plan.ntiles) + 2);
-        WARPDP_CUDA_CHECK(cudaMemcpyAsync(s.wtab.get(), wtab.data(), wtab.size() * sizeof(uint4),
+        res.wtab.reserve(wtab.size());
+        res.cost.reserve(cost.size());
+        std::copy(wtab.begin(), wtab.end(), res.wtab.get());
+        std::copy(cost.begin(), cost.end(), res.cost.get());
+        WARPDP_CUDA_CHECK(cudaMemcpyAsync(s.wtab.get(), res.wtab.get(), wtab.size() * sizeof(uint4),
                                           cudaMemcpyHostToDevice, st));
-        WARPDP_CUDA_CHECK(cudaMemcpyAsync(s.cost.get(), cost.data(), cost.size() * sizeof(int16_t),
+        WARPDP_CUDA_CHECK(cudaMemcpyAsync(s.cost.get(), res.cost.get(), cost.size() * sizeof(int16_t),
                                           cudaMemcpyHostToDevice, st));
         WARPDP_CUDA_CHECK(cudaMemsetAsync(s.counters.get(), 0, (plan.ntiles + 2) * sizeof(uint32_t), st));
 
@@ -345,14 +399,14 @@ private:
         p.out = s.out.get();
         p.fb_list = s.fb_list.get();
         p.fb_count = fb_count;
-        WARPDP_CUDA_CHECK(cudaEventRecord(s.ev_start->get(), st));
+        if (timed) WARPDP_CUDA_CHECK(cudaEventRecord(s.ev_start->get(), st));
         for (int tile = 0; tile < plan.ntiles; ++tile) {
             p.tile = tile;
             p.wtab = s.wtab.get() + static_cast<size_t>(tile) * tile_words;
             p.work = s.counters.get() + tile;
             WARPDP_CUDA_CHECK_LAUNCH((v.kernel<<<grid, kSsvBlock, ssv_smem, st>>>(p)));
         }
-        WARPDP_CUDA_CHECK(cudaEventRecord(s.ev_ssv->get(), st));
+        if (timed) WARPDP_CUDA_CHECK(cudaEventRecord(s.ev_ssv->get(), st));
 
         if (v.full && prof.bias <= 64) {
             // Fallback targets in registers, the same shape and weight table as the SSV pass.
@@ -394,10 +448,12 @@ private:
             const unsigned msv_grid = static_cast<unsigned>(s.sm_count) * 4u;
             WARPDP_CUDA_CHECK_LAUNCH((msv_full_kernel<<<msv_grid, kMsvBlock, msv_smem, st>>>(m)));
         }
-        WARPDP_CUDA_CHECK(cudaEventRecord(s.ev_end->get(), st));
-        WARPDP_CUDA_CHECK(cudaMemcpyAsync(s.host_out.get(), s.out.get(), s.n() * sizeof(uint16_t),
+        if (timed) WARPDP_CUDA_CHECK(cudaEventRecord(s.ev_end->get(), st));
+        WARPDP_CUDA_CHECK(cudaMemcpyAsync(res.out.get(), s.out.get(), s.n() * sizeof(uint16_t),
                                           cudaMemcpyDeviceToHost, st));
-        WARPDP_CUDA_CHECK(cudaMemcpyAsync(s.host_count.get(), fb_count, sizeof(uint32_t), cudaMemcpyDeviceToHost, st));
+        WARPDP_CUDA_CHECK(cudaMemcpyAsync(res.fallback_count.get(), fb_count, sizeof(uint32_t),
+                                          cudaMemcpyDeviceToHost, st));
+        WARPDP_CUDA_CHECK(cudaEventRecord(res.copied.get(), st));
     }
 
     std::vector<std::unique_ptr<Slot>> slots_;

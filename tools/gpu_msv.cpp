@@ -145,7 +145,8 @@ int run(int argc, char** argv) {
     std::vector<std::vector<MsvRow>> rows(models.size());
     std::vector<std::vector<std::string>> row_names(models.size());
     std::vector<MsvModelTally> tally(models.size());
-    std::vector<uint16_t> raw;
+    std::vector<const MsvByteProfile*> profiles;
+    for (const auto& m : models) profiles.push_back(&m.bytes);
     uint64_t residues = 0, cells = 0;
     // While the CUDA driver starts, small chunks go to the CPU engine
     // (cpu_finishes_quickly); cells and engine time count the main engine's
@@ -178,20 +179,22 @@ int run(int argc, char** argv) {
         MsvEngine* e = engine ? engine.get() : cpu_engine.get();
         e->load_targets(chunk);
         load_s += since(w0);
-        raw.resize(chunk.size());
-        for (size_t mi = 0; mi < models.size(); ++mi) {
-            const auto e0 = clock::now();
-            e->score(models[mi].bytes, raw);
-            if (e == engine.get()) {
-                engine_seconds += since(e0);
-                cells += static_cast<uint64_t>(models[mi].bytes.M) * chunk.total_residues();
-            }
+        // The engine scores the next models while one model's results are
+        // decided (MsvEngine::score_each); the engine's time is the rest.
+        const auto e0 = clock::now();
+        double chunk_decide_s = 0;
+        e->score_each(profiles, [&](size_t mi, std::span<const uint16_t> raw) {
             const auto d0 = clock::now();
             msv_decide(models[mi], chunk, raw, opt, rows[mi], tally[mi], floors[mi].get());
             for (size_t r = row_names[mi].size(); r < rows[mi].size(); ++r)
                 row_names[mi].push_back(chunk.names[static_cast<size_t>(rows[mi][r].target - chunk.first_index)]);
-            decide_s += since(d0);
+            chunk_decide_s += since(d0);
+        });
+        if (e == engine.get()) {
+            engine_seconds += since(e0) - chunk_decide_s;
+            cells += sum_m * chunk.total_residues();
         }
+        decide_s += chunk_decide_s;
         residues += chunk.total_residues();
         ntargets += chunk.size();
         if (common.progress) {

@@ -144,6 +144,10 @@ int run(int argc, char** argv) {
     // The engines live until the end: their teardown comes after our stdout is closed.
     FilterPipeline filters(models, settings);
     const FilterRun res = filters.run(cand_path.empty() ? nullptr : &candidates, survivors.get(), model_survivors.get());
+    // Each model's final search (gpu-hmmsearch) finishes its last record only
+    // at the end of its file: ended now, before the rows are written. These
+    // files are gpu-hmmsearch's own, not outputs a user asked for.
+    if (model_survivors) model_survivors->commit();
     const auto& rows = res.rows;
     const auto& tally = res.tally;
 
@@ -206,7 +210,6 @@ int run(int argc, char** argv) {
     }
     if (stats_file) stats_file->write(stats.dump(2) + "\n");
     if (survivors) survivors->commit();
-    if (model_survivors) model_survivors->commit();
     out.commit();
     if (stats_file) stats_file->commit();
     trace_event("stdout-closed");

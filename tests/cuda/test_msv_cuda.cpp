@@ -152,6 +152,42 @@ TEST_CASE("CUDA MSV: one device, all devices and split slots agree, with or with
     }
 }
 
+TEST_CASE("CUDA MSV: score_each gives every profile's results in order, however many are queued") {
+    require_gpu();
+    // More profiles than the engine queues at once, of every kernel shape
+    // (register tiles, tiled models, the high-bias fallback), sizes growing
+    // and shrinking so the queued tables change size between models; one
+    // slot and split slots.
+    std::vector<RandomMsvModel> models;
+    for (int M : {40, 700, 2500, 1, 300, 129, 1600, 90})
+        models.push_back(random_msv_model(M, M == 129 ? uniform(65, 90) : 0));
+    std::vector<const MsvByteProfile*> profiles;
+    for (const auto& m : models) profiles.push_back(&m.prof);
+    const auto b = sweep_batch(models[0], 400);
+    for (const std::vector<int>& devices : {std::vector<int>{0}, std::vector<int>{0, 0, 0}}) {
+        CAPTURE(devices.size());
+        auto eng = make_msv_cuda_engine_ex(devices);
+        eng->load_targets(b);
+        std::vector<size_t> order;
+        eng->score_each(profiles, [&](size_t i, std::span<const uint16_t> raw) {
+            order.push_back(i);
+            CHECK(std::vector<uint16_t>(raw.begin(), raw.end()) == reference_scores(models[i].prof, b));
+        });
+        CHECK(order == std::vector<size_t>{0, 1, 2, 3, 4, 5, 6, 7});
+        // score() after score_each, and score_each of one profile or of none.
+        std::vector<uint16_t> got(b.size());
+        eng->score(models[2].prof, got);
+        CHECK(got == reference_scores(models[2].prof, b));
+        size_t calls = 0;
+        eng->score_each(std::span(profiles).first(1), [&](size_t, std::span<const uint16_t> raw) {
+            ++calls;
+            CHECK(std::vector<uint16_t>(raw.begin(), raw.end()) == reference_scores(models[0].prof, b));
+        });
+        eng->score_each({}, [&](size_t, std::span<const uint16_t>) { ++calls; });
+        CHECK(calls == 1);
+    }
+}
+
 TEST_CASE("CUDA MSV: an empty chunk, chunk sizing, a missing device") {
     require_gpu();
     auto eng = make_msv_cuda_engine_ex({0});
@@ -160,6 +196,10 @@ TEST_CASE("CUDA MSV: an empty chunk, chunk sizing, a missing device") {
     std::vector<uint16_t> none;
     const auto m = random_msv_model(50);
     eng->score(m.prof, none);
+    const MsvByteProfile* one[] = {&m.prof};
+    size_t calls = 0;
+    eng->score_each(one, [&](size_t, std::span<const uint16_t> raw) { calls += 1 + raw.size(); });
+    CHECK(calls == 1);
     CHECK(msv_cuda_max_chunk_residues(0) > 1000000);
     CHECK_THROWS_AS(make_msv_cuda_engine_ex({999}), ResourceError);
 }

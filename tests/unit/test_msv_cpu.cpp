@@ -156,6 +156,35 @@ TEST_CASE("the threaded engine equals the reference for any thread count") {
     CHECK(seen.fallback_127 + seen.fallback_j > 0);
 }
 
+TEST_CASE("score_each gives each profile's results, in order, as score() does") {
+    std::vector<MsvByteProfile> profiles;
+    for (int M : {30, 400, 7}) profiles.push_back(test::random_msv_profile(M));
+    SeqBatch batch;
+    for (int i = 0; i < 200; ++i) {
+        const auto s = test::random_target(profiles[i % 3], static_cast<size_t>(uniform(0, 500)), test::random_kind());
+        batch.residues.insert(batch.residues.end(), s.begin(), s.end());
+        batch.close_record(std::to_string(i), "");
+    }
+    std::vector<const MsvByteProfile*> ptrs;
+    for (const auto& p : profiles) ptrs.push_back(&p);
+    std::vector<std::unique_ptr<MsvEngine>> engines;
+    engines.push_back(make_msv_cpu_engine(3));
+    engines.push_back(make_msv_reference_engine());
+    for (auto& e : engines) {
+        CAPTURE(e->name());
+        e->load_targets(batch);
+        CHECK(e->resident_targets() == batch.size());
+        std::vector<size_t> order;
+        e->score_each(ptrs, [&](size_t i, std::span<const uint16_t> raw) {
+            order.push_back(i);
+            std::vector<uint16_t> want(batch.size());
+            for (size_t t = 0; t < batch.size(); ++t) want[t] = msv_reference(profiles[i], batch.seq(t));
+            CHECK(std::vector<uint16_t>(raw.begin(), raw.end()) == want);
+        });
+        CHECK(order == std::vector<size_t>{0, 1, 2});
+    }
+}
+
 TEST_CASE("misuse is reported, not undefined") {
     const MsvByteProfile p = test::random_msv_profile(20);
     const MsvStripedProfile narrow(p, 16);
