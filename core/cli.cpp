@@ -3,8 +3,13 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <iostream>
+#include <limits>
 #include <sstream>
+#include <string_view>
 #include <thread>
 
 #include <unistd.h>
@@ -66,6 +71,58 @@ DeviceChoice resolve_device(const std::string& spec) {
     }
     if (d.gpus.empty()) throw UsageError("--device " + spec + ": no GPU index given");
     return d;
+}
+
+void hide_unused_gpus(const std::string& device_spec, double one_gpu_seconds) {
+    size_t keep = 0;
+    if (device_spec == "auto") {
+        if (!(one_gpu_seconds < kAllGpusFromSeconds)) return;
+        keep = 1;
+    } else if (device_spec.rfind("cuda:", 0) == 0) {
+        std::string_view list(device_spec);
+        list.remove_prefix(5);
+        while (!list.empty()) {
+            const auto comma = list.find(',');
+            const auto item = list.substr(0, comma);
+            int idx = -1;
+            const auto [p, ec] = std::from_chars(item.data(), item.data() + item.size(), idx);
+            if (ec != std::errc() || p != item.data() + item.size() || idx < 0) return;  // resolve_device says why
+            keep = std::max(keep, static_cast<size_t>(idx) + 1);
+            if (comma == std::string_view::npos) break;
+            list.remove_prefix(comma + 1);
+        }
+        if (keep == 0) return;
+    } else {
+        return;
+    }
+    std::vector<std::string> visible;
+    if (const char* cvd = std::getenv("CUDA_VISIBLE_DEVICES")) {
+        std::string_view rest(cvd);
+        while (!rest.empty()) {
+            const auto comma = rest.find(',');
+            visible.emplace_back(rest.substr(0, comma));
+            if (comma == std::string_view::npos) break;
+            rest.remove_prefix(comma + 1);
+        }
+        if (visible.size() <= keep) return;
+    } else {
+        for (size_t i = 0; i < keep; ++i) visible.push_back(std::to_string(i));
+    }
+    std::string value;
+    for (size_t i = 0; i < keep; ++i) value += (i ? "," : "") + visible[i];
+    setenv("CUDA_VISIBLE_DEVICES", value.c_str(), 1);
+}
+
+double msv_seconds_on_one_gpu(const std::string& db_path, uint64_t sum_m) {
+    constexpr double kInf = std::numeric_limits<double>::infinity();
+    std::error_code ec;
+    if (db_path == "-" || !std::filesystem::is_regular_file(db_path, ec)) return kInf;
+    const auto bytes = std::filesystem::file_size(db_path, ec);
+    if (ec) return kInf;
+    unsigned char magic[2] = {0, 0};
+    std::ifstream(db_path, std::ios::binary).read(reinterpret_cast<char*>(magic), 2);
+    const double residues = static_cast<double>(bytes) * (magic[0] == 0x1f && magic[1] == 0x8b ? 4.0 : 1.0);
+    return residues * static_cast<double>(sum_m) / 1e13;
 }
 
 void check_at_most(const std::string& option, uint64_t value, uint64_t max) {

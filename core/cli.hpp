@@ -32,6 +32,25 @@ struct DeviceChoice {
 // malformed value and ResourceError when CUDA is asked for but unavailable.
 DeviceChoice resolve_device(const std::string& spec);
 
+// Hides, before the CUDA driver starts, the GPUs a run will not use: the
+// driver starts slower with every GPU of the host visible (two H200s: engines
+// ready at 0.46-0.54 s, against 0.25-0.28 s with one). Sets
+// CUDA_VISIBLE_DEVICES to the first entries of the visible list, so that
+// device numbers stay as the user gave them: for "cuda:LIST" up to the
+// highest index asked; for "auto" only the first GPU when the run's GPU work
+// is below kAllGpusFromSeconds on one GPU (a second GPU then costs more in
+// its start and per-chunk calls than it saves: docs/benchmarks.md). Any other
+// value, or nothing to hide, leaves the environment alone. Call it before
+// any thread starts (setenv) and before any CUDA call.
+inline constexpr double kAllGpusFromSeconds = 1.0;
+void hide_unused_gpus(const std::string& device_spec, double one_gpu_seconds);
+
+// Rough seconds of MSV-filter kernel on one H200 for a database file
+// searched with models of `sum_m` nodes in all (~10^13 cells a second; file
+// bytes as residues, a gzip file counted four times its size). Infinite when
+// the size is unknown (a pipe, standard input). Only for hide_unused_gpus.
+double msv_seconds_on_one_gpu(const std::string& db_path, uint64_t sum_m);
+
 // Whether the CPU engines finish `msv_cells` cells of MSV filtering in about
 // 0.1 s on `threads` threads (~40 GCUPS a core, measured on the H200 host).
 // With --device auto such a chunk, arriving while the CUDA driver is still

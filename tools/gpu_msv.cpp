@@ -108,6 +108,7 @@ int run(int argc, char** argv) {
     if (models.empty()) throw InputError(a.hmm, 0, "no HMM found");
     uint64_t sum_m = 0;
     for (const auto& m : models) sum_m += static_cast<uint64_t>(m.bytes.M);
+    hide_unused_gpus(common.device, msv_seconds_on_one_gpu(a.db, sum_m));
     SeqReaderOptions ropt;
     if (a.chunk_residues) ropt.batch_residues = a.chunk_residues;
     else ropt.batch_residues = chunk_residues_for(sum_m);  // the reader parses the next chunk meanwhile

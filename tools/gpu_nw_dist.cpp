@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <future>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <string>
@@ -109,6 +110,7 @@ int run(int argc, char** argv) {
     // row bounds once the reads are counted.
     if (!a.rows.empty()) (void)parse_rows_syntax(a.rows);
     if (!a.tile.empty()) (void)parse_tile(a.tile, {});
+    hide_unused_gpus(common.device, std::numeric_limits<double>::infinity());  // only an explicit list narrows
     const DeviceChoice dev = resolve_device(common.device);
     auto engine_ready = std::async(std::launch::async, make_engine, dev, common.threads);
     using clock = std::chrono::steady_clock;

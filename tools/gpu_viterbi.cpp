@@ -117,6 +117,21 @@ int run(int argc, char** argv) {
         }
     }
 
+    // The GPU work of the stage that meets the most targets: inline MSV over
+    // the database, or the Viterbi filter (~5x MSV's cost a cell) over the
+    // candidates or the database.
+    {
+        uint64_t sum_m = 0, cand_cells = 0;
+        for (size_t mi = 0; mi < models.size(); ++mi) {
+            sum_m += static_cast<uint64_t>(models[mi].msv.hmm.M);
+            for (const auto& c : candidates[mi].list)
+                cand_cells += c.target_len * static_cast<uint64_t>(models[mi].msv.hmm.M);
+        }
+        const double msv_s = msv_seconds_on_one_gpu(db_path, sum_m);
+        hide_unused_gpus(common.device, inline_msv            ? msv_s
+                                        : cand_path.empty()   ? 5 * msv_s
+                                                              : 5 * static_cast<double>(cand_cells) / 1e13);
+    }
     FilterSettings settings;
     settings.F1 = F1;
     settings.F2 = F2;

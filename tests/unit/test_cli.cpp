@@ -1,6 +1,11 @@
 // Common command line: device resolution, option checks, help/version.
 #include <doctest/doctest.h>
 
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -44,6 +49,75 @@ TEST_CASE("--device: malformed values are usage errors, missing GPUs resource er
         CHECK_THROWS_AS(resolve_device("cuda:x"), UsageError);
         CHECK_THROWS_AS(resolve_device("cuda:999"), ResourceError);
     }
+}
+
+namespace {
+// CUDA_VISIBLE_DEVICES as it was, restored when the test ends (other tests
+// of this process resolve devices).
+struct VisibleDevicesGuard {
+    std::optional<std::string> saved;
+    VisibleDevicesGuard() {
+        if (const char* v = std::getenv("CUDA_VISIBLE_DEVICES")) saved = v;
+    }
+    ~VisibleDevicesGuard() {
+        if (saved) setenv("CUDA_VISIBLE_DEVICES", saved->c_str(), 1);
+        else unsetenv("CUDA_VISIBLE_DEVICES");
+    }
+};
+
+// CUDA_VISIBLE_DEVICES after hide_unused_gpus(spec, seconds), starting from
+// `before` (nullopt: unset); nullopt when it is left unset.
+std::optional<std::string> visible_after(std::optional<std::string> before, const std::string& spec,
+                                         double seconds) {
+    if (before) setenv("CUDA_VISIBLE_DEVICES", before->c_str(), 1);
+    else unsetenv("CUDA_VISIBLE_DEVICES");
+    hide_unused_gpus(spec, seconds);
+    const char* v = std::getenv("CUDA_VISIBLE_DEVICES");
+    return v ? std::optional<std::string>(v) : std::nullopt;
+}
+}  // namespace
+
+TEST_CASE("hide_unused_gpus keeps the first GPUs a run uses, numbered as the user gave them") {
+    const VisibleDevicesGuard guard;
+    const auto unset = std::optional<std::string>{};
+    SUBCASE("an explicit list keeps every GPU up to its highest index") {
+        CHECK(visible_after(unset, "cuda:0", 0) == "0");
+        CHECK(visible_after(unset, "cuda:2,0", 0) == "0,1,2");
+        CHECK(visible_after(std::string("3,5,7"), "cuda:1", 0) == "3,5");
+        CHECK(visible_after(std::string("GPU-a,GPU-b"), "cuda:0", 99) == "GPU-a");
+    }
+    SUBCASE("a list that asks for more than is visible is left for resolve_device to refuse") {
+        CHECK(visible_after(std::string("3,5"), "cuda:1", 0) == "3,5");
+        CHECK(visible_after(std::string("3,5"), "cuda:4", 0) == "3,5");
+        CHECK(visible_after(std::string(""), "cuda:0", 0) == "");
+    }
+    SUBCASE("auto: the first GPU for a short run, every GPU for a long one") {
+        CHECK(visible_after(unset, "auto", kAllGpusFromSeconds / 2) == "0");
+        CHECK(visible_after(std::string("4,6"), "auto", 0) == "4");
+        CHECK(visible_after(unset, "auto", kAllGpusFromSeconds) == unset);
+        CHECK(visible_after(std::string("4,6"), "auto", INFINITY) == "4,6");
+    }
+    SUBCASE("cpu, cuda (all) and malformed values change nothing") {
+        for (const char* spec : {"cpu", "cuda", "cuda:", "cuda:x", "cuda:-1", "gpu", ""}) {
+            CAPTURE(spec);
+            CHECK(visible_after(unset, spec, 0) == unset);
+            CHECK(visible_after(std::string("1,2"), spec, 0) == "1,2");
+        }
+    }
+}
+
+TEST_CASE("msv_seconds_on_one_gpu: file bytes as residues, gzip four times, unknown sizes infinite") {
+    const auto dir = std::filesystem::temp_directory_path();
+    const auto plain = dir / "warpdp_test_cli_plain.fa";
+    const auto gz = dir / "warpdp_test_cli_db.fa.gz";
+    std::ofstream(plain, std::ios::binary) << std::string(1000, 'A');
+    std::ofstream(gz, std::ios::binary) << std::string("\x1f\x8b") + std::string(998, 'x');
+    CHECK(msv_seconds_on_one_gpu(plain.string(), 100) == doctest::Approx(1000.0 * 100 / 1e13));
+    CHECK(msv_seconds_on_one_gpu(gz.string(), 100) == doctest::Approx(4000.0 * 100 / 1e13));
+    CHECK(std::isinf(msv_seconds_on_one_gpu("-", 100)));
+    CHECK(std::isinf(msv_seconds_on_one_gpu((dir / "warpdp_test_cli_missing.fa").string(), 100)));
+    std::filesystem::remove(plain);
+    std::filesystem::remove(gz);
 }
 
 TEST_CASE("common options parse, resolve and reject") {
