@@ -8,6 +8,7 @@
 #include <fstream>
 #include <iostream>
 #include <limits>
+#include <optional>
 #include <sstream>
 #include <string_view>
 #include <thread>
@@ -24,6 +25,31 @@ namespace warpdp {
 
 namespace {
 constexpr uint64_t kMaxThreads = 4096;
+
+// The indices of "cuda:LIST" (spec with its "cuda:" prefix), in order; on
+// the first item that is not a GPU index, `bad` is that item.
+struct GpuList {
+    std::vector<int> indices;
+    std::optional<std::string> bad;
+};
+GpuList parse_gpu_list(std::string_view spec) {
+    GpuList g;
+    std::string_view list = spec.substr(5);
+    while (!list.empty()) {
+        const auto comma = list.find(',');
+        const auto item = list.substr(0, comma);
+        int idx = -1;
+        const auto [p, ec] = std::from_chars(item.data(), item.data() + item.size(), idx);
+        if (ec != std::errc() || p != item.data() + item.size() || idx < 0) {
+            g.bad = std::string(item);
+            return g;
+        }
+        g.indices.push_back(idx);
+        if (comma == std::string_view::npos) break;
+        list.remove_prefix(comma + 1);
+    }
+    return g;
+}
 }  // namespace
 
 std::string DeviceChoice::describe() const {
@@ -53,21 +79,13 @@ DeviceChoice resolve_device(const std::string& spec) {
         for (const auto& g : gpus) d.gpus.push_back(g.index);
         return d;
     }
-    std::string_view list(spec);
-    list.remove_prefix(5);
-    while (!list.empty()) {
-        const auto comma = list.find(',');
-        const auto item = list.substr(0, comma);
-        int idx = -1;
-        const auto [p, ec] = std::from_chars(item.data(), item.data() + item.size(), idx);
-        if (ec != std::errc() || p != item.data() + item.size() || idx < 0)
-            throw UsageError("--device " + spec + ": '" + std::string(item) + "' is not a GPU index");
+    const GpuList asked = parse_gpu_list(spec);
+    if (asked.bad) throw UsageError("--device " + spec + ": '" + *asked.bad + "' is not a GPU index");
+    for (const int idx : asked.indices) {
         if (idx >= static_cast<int>(gpus.size()))
             throw ResourceError("--device " + spec + ": GPU " + std::to_string(idx) + " is not visible (" +
                                 std::to_string(gpus.size()) + " visible)");
         d.gpus.push_back(idx);
-        if (comma == std::string_view::npos) break;
-        list.remove_prefix(comma + 1);
     }
     if (d.gpus.empty()) throw UsageError("--device " + spec + ": no GPU index given");
     return d;
@@ -79,19 +97,9 @@ void hide_unused_gpus(const std::string& device_spec, double one_gpu_seconds) {
         if (!(one_gpu_seconds < kAllGpusFromSeconds)) return;
         keep = 1;
     } else if (device_spec.rfind("cuda:", 0) == 0) {
-        std::string_view list(device_spec);
-        list.remove_prefix(5);
-        while (!list.empty()) {
-            const auto comma = list.find(',');
-            const auto item = list.substr(0, comma);
-            int idx = -1;
-            const auto [p, ec] = std::from_chars(item.data(), item.data() + item.size(), idx);
-            if (ec != std::errc() || p != item.data() + item.size() || idx < 0) return;  // resolve_device says why
-            keep = std::max(keep, static_cast<size_t>(idx) + 1);
-            if (comma == std::string_view::npos) break;
-            list.remove_prefix(comma + 1);
-        }
-        if (keep == 0) return;
+        const GpuList asked = parse_gpu_list(device_spec);
+        if (asked.bad || asked.indices.empty()) return;  // resolve_device says why
+        for (const int idx : asked.indices) keep = std::max(keep, static_cast<size_t>(idx) + 1);
     } else {
         return;
     }
