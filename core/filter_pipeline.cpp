@@ -7,6 +7,8 @@
 #include <chrono>
 #include <cstdio>
 #include <future>
+#include <optional>
+#include <utility>
 
 #include "core/alphabet.hpp"
 #include "core/background.hpp"
@@ -92,7 +94,6 @@ struct FilterPipeline::Impl {
     std::vector<PassWork> pass_work;
     std::vector<const MsvByteProfile*> msv_profiles;  // models[i].msv.bytes
     std::vector<uint16_t> msv_raw;  // rescoring streamed candidates
-    std::vector<std::vector<std::pair<uint32_t, MsvVerdict>>> block_cands;  // a block's MSV/bias passers
     std::vector<uint32_t> vit_raw;
     std::vector<std::unique_ptr<MsvPassFloor>> floors;  // with inline MSV, per model
 
@@ -399,31 +400,25 @@ struct FilterPipeline::Impl {
             if (inline_msv) {
                 msv_e->load_targets(chunk);
                 trace_event("msv-loaded", number);
-                // Decided in blocks, each keeping only its candidates (~2% of
-                // the targets): a verdict per target, written and then scanned
-                // on one thread, cost more than the decisions. The engine
-                // scores the next models meanwhile (MsvEngine::score_each).
-                constexpr size_t kDecideBlock = 4096;
-                const size_t nblocks = (chunk.size() + kDecideBlock - 1) / kDecideBlock;
-                if (block_cands.size() < nblocks) block_cands.resize(nblocks);
+                // Decided in blocks that keep only their candidates (~2% of
+                // the targets; core/parallel.hpp), while the engine scores the
+                // next models (MsvEngine::score_each).
                 msv_e->score_each(msv_profiles, [&](size_t mi, std::span<const uint16_t> raw) {
                     trace_event("msv-scored", number);
-                    parallel_for(nblocks, s.threads, 1, [&](size_t b) {
-                        auto& found = block_cands[b];
-                        found.clear();
-                        for (size_t t = b * kDecideBlock, e = std::min(chunk.size(), t + kDecideBlock); t < e; ++t) {
-                            // hmmsearch skips empty targets: they pass nothing; most
-                            // others fail below their length's floor
-                            if (chunk.length(t) == 0 || floors[mi]->fails(raw[t], chunk.length(t))) continue;
-                            const MsvVerdict v = msv_verdict(models[mi].msv, chunk.seq(t), raw[t], F1, !nobias);
-                            if (v.pass_bias) found.push_back({static_cast<uint32_t>(t), v});
-                        }
+                    using Found = std::pair<uint32_t, MsvVerdict>;
+                    const auto found = parallel_filter<Found>(chunk.size(), s.threads, 4096, [&](size_t t) {
+                        std::optional<Found> f;
+                        // hmmsearch skips empty targets: they pass nothing; most
+                        // others fail below their length's floor
+                        if (chunk.length(t) == 0 || floors[mi]->fails(raw[t], chunk.length(t))) return f;
+                        const MsvVerdict v = msv_verdict(models[mi].msv, chunk.seq(t), raw[t], F1, !nobias);
+                        if (v.pass_bias) f.emplace(static_cast<uint32_t>(t), v);
+                        return f;
                     });
-                    for (size_t b = 0; b < nblocks; ++b)
-                        for (const auto& [t, v] : block_cands[b]) {
-                            cands[mi].push_back(t);
-                            verdicts[mi].push_back(v);
-                        }
+                    for (const auto& [t, v] : found) {
+                        cands[mi].push_back(t);
+                        verdicts[mi].push_back(v);
+                    }
                     trace_event("msv-decided", number);
                 });
             } else if (pipeline) {

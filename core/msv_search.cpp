@@ -4,6 +4,7 @@
 #include "core/msv_search.hpp"
 
 #include <algorithm>
+#include <optional>
 
 #include "core/parallel.hpp"
 
@@ -11,12 +12,10 @@ namespace warpdp {
 
 namespace {
 
-// Targets per block handed to a thread. Most targets fail below their
-// length's floor at the cost of a compare, so blocks are large; each keeps
-// only the rows it makes (~2% of its targets without --all), so no array of
-// a row per target is written and then scanned on one thread (that cost
-// more than the decisions). A chunk of no more targets than this is decided
-// on the calling thread.
+// Targets per block handed to a thread: most fail below their length's floor
+// at the cost of a compare, so blocks are large (core/parallel.hpp:
+// parallel_filter). A chunk of no more targets than this is decided on the
+// calling thread.
 constexpr size_t kBlock = 4096;
 // MSV passers per block handed to a thread in the bias filter (a log per residue).
 constexpr size_t kBiasGrain = 256;
@@ -29,35 +28,30 @@ void msv_decide(const MsvModel& model, const SeqBatch& chunk, std::span<const ui
     const size_t first_new = rows.size();
     // Scores and P-values first, in parallel (a log and an exp per target
     // above its floor); then the blocks' rows are joined in target order.
-    const size_t nblocks = (chunk.size() + kBlock - 1) / kBlock;
-    std::vector<std::vector<MsvRow>> found(nblocks);
-    parallel_for(nblocks, opt.threads, 1, [&](size_t b) {
-        for (size_t t = b * kBlock, end = std::min(chunk.size(), t + kBlock); t < end; ++t) {
-            MsvRow r;
-            r.target = chunk.first_index + t;
-            r.length = chunk.length(t);
-            // hmmsearch skips empty targets (they still count in Z); below
-            // its floor a target fails, and without --all makes no row
-            if (r.length > 0 && !(floor && !opt.all && floor->fails(raw[t], r.length))) {
-                const MsvVerdict v = msv_verdict(model, chunk.seq(t), raw[t], opt.F1, false);
-                r.scored = true;
-                r.msv_bits = v.msv_bits;
-                r.msv_pvalue = v.msv_p;
-                r.passed_msv = v.pass_msv;
-            }
-            if (r.passed_msv || opt.all) found[b].push_back(r);
+    const auto found = parallel_filter<MsvRow>(chunk.size(), opt.threads, kBlock, [&](size_t t) {
+        MsvRow r;
+        r.target = chunk.first_index + t;
+        r.length = chunk.length(t);
+        // hmmsearch skips empty targets (they still count in Z); below its
+        // floor a target fails, and without --all makes no row
+        if (r.length > 0 && !(floor && !opt.all && floor->fails(raw[t], r.length))) {
+            const MsvVerdict v = msv_verdict(model, chunk.seq(t), raw[t], opt.F1, false);
+            r.scored = true;
+            r.msv_bits = v.msv_bits;
+            r.msv_pvalue = v.msv_p;
+            r.passed_msv = v.pass_msv;
         }
+        return r.passed_msv || opt.all ? std::optional<MsvRow>(r) : std::nullopt;
     });
     std::vector<size_t> need_bias;  // indices into rows
-    for (const auto& block : found)
-        for (MsvRow r : block) {
-            if (r.passed_msv) {
-                ++tally.passed_msv;
-                if (opt.bias) need_bias.push_back(rows.size());
-                else r.passed = true;
-            }
-            rows.push_back(r);
+    for (MsvRow r : found) {
+        if (r.passed_msv) {
+            ++tally.passed_msv;
+            if (opt.bias) need_bias.push_back(rows.size());
+            else r.passed = true;
         }
+        rows.push_back(r);
+    }
     // The bias filter costs a log per residue: only MSV survivors pay it, in parallel.
     parallel_for(need_bias.size(), opt.threads, kBiasGrain, [&](size_t j) {
         MsvRow& r = rows[need_bias[j]];

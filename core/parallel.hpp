@@ -10,6 +10,7 @@
 #include <atomic>
 #include <cstddef>
 #include <exception>
+#include <iterator>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -58,6 +59,24 @@ void parallel_for_workers(size_t n, unsigned threads, size_t grain, Body&& body)
 template <class Body>
 void parallel_for(size_t n, unsigned threads, size_t grain, Body&& body) {
     parallel_for_workers(n, threads, grain, [&body](unsigned, size_t i) { body(i); });
+}
+
+// The values keep(i) gives (a std::optional<T>) for i in [0, n), in index
+// order, computed on `threads` threads in blocks of `block` consecutive
+// indices, each block keeping only its own values. For filters that keep a
+// few percent of 10^5-10^6 items: no array of an entry per item is written
+// and then scanned on one thread.
+template <class T, class Keep>
+std::vector<T> parallel_filter(size_t n, unsigned threads, size_t block, Keep&& keep) {
+    const size_t nblocks = (n + block - 1) / block;
+    std::vector<std::vector<T>> kept(nblocks);
+    parallel_for(nblocks, threads, 1, [&](size_t b) {
+        for (size_t i = b * block, end = std::min(n, i + block); i < end; ++i)
+            if (auto v = keep(i)) kept[b].push_back(std::move(*v));
+    });
+    std::vector<T> out;
+    for (auto& k : kept) out.insert(out.end(), std::make_move_iterator(k.begin()), std::make_move_iterator(k.end()));
+    return out;
 }
 
 }  // namespace warpdp
