@@ -6,6 +6,8 @@
 #include <cmath>
 
 #include "core/background.hpp"
+#include "core/bias_lanes.hpp"
+#include "core/bias_step.hpp"
 #include "core/errors.hpp"
 
 namespace warpdp {
@@ -40,47 +42,59 @@ BiasFilter::BiasFilter(const Hmm& hmm) {
     }
 }
 
-float BiasFilter::filter_score(std::span<const uint8_t> dsq) const {
-    if (dsq.empty()) throw InternalError("bias filter called on an empty sequence");
-    const uint64_t L = dsq.size();
-    const float p1 = static_cast<float>(L) / static_cast<float>(L + 1);
-    const float t00 = p1, t01 = 1.0f - p1;
-    const float pi0 = 0.999f, pi1 = 0.001f;
+namespace {
 
-    // Scaled Forward: rescale by the row maximum, keep the log scale factors.
-    float d0 = odds0_[dsq[0]] * pi0;
-    float d1 = odds1_[dsq[0]] * pi1;
-    auto rescale = [&]() {
-        float m = 0.0f;
-        if (d0 > m) m = d0;
-        if (d1 > m) m = d1;
-        d0 = d0 / m;
-        d1 = d1 / m;
-        return static_cast<float>(std::log(static_cast<double>(m)));
-    };
-    float F = 0.0f;
-    F += rescale();
-    for (size_t i = 1; i < dsq.size(); ++i) {
-        float n0 = 0.0f;
-        n0 += d0 * t00;
-        n0 += d1 * t10_;
-        n0 *= odds0_[dsq[i]];
-        float n1 = 0.0f;
-        n1 += d0 * t01;
-        n1 += d1 * t11_;
-        n1 *= odds1_[dsq[i]];
-        d0 = n0;
-        d1 = n1;
-        F += rescale();
-    }
-    float end = 0.0f;
-    end += d0 * 1.0f;
-    end += d1 * 1.0f;
-    F += static_cast<float>(std::log(static_cast<double>(end)));
+float length_p1(uint64_t L) { return static_cast<float>(L) / static_cast<float>(L + 1); }
 
+// From the Forward sum to the filter score: the length model's terms.
+float with_length_terms(float F, uint64_t L, float p1) {
     const float len_term = static_cast<float>(L) * std::log(p1);  // logf
     const float move_term = std::log(static_cast<float>(1.0 - static_cast<double>(p1)));
     return (F + len_term) + move_term;
 }
+
+bool lanes_usable() {
+    static const bool yes = bias_lanes::avx2_built() && __builtin_cpu_supports("avx2");
+    return yes;
+}
+
+}  // namespace
+
+float BiasFilter::filter_score(std::span<const uint8_t> dsq) const {
+    if (dsq.empty()) throw InternalError("bias filter called on an empty sequence");
+    const uint64_t L = dsq.size();
+    const float p1 = length_p1(L);
+    const float t00 = p1, t01 = 1.0f - p1;
+    // Scaled Forward: each row rescaled by its maximum, the log scale factors summed.
+    float d0, d1;
+    float F = bias_step::first(odds0_.data(), odds1_.data(), dsq[0], d0, d1);
+    for (size_t i = 1; i < dsq.size(); ++i)
+        F += bias_step::next(odds0_.data(), odds1_.data(), dsq[i], t00, t01, t10_, t11_, d0, d1);
+    F += bias_step::end(d0, d1);
+    return with_length_terms(F, L, p1);
+}
+
+void BiasFilter::filter_scores(std::span<const std::span<const uint8_t>> dsqs, std::span<float> out,
+                               bool lanes) const {
+    if (out.size() != dsqs.size()) throw InternalError("bias filter: one score per target");
+    if (!lanes || !lanes_usable() || dsqs.size() < 2 || Kp_ > bias_lanes::kMaxCodes) {
+        for (size_t i = 0; i < dsqs.size(); ++i) out[i] = filter_score(dsqs[i]);
+        return;
+    }
+    std::vector<const uint8_t*> seqs(dsqs.size());
+    std::vector<uint64_t> lens(dsqs.size());
+    std::vector<float> p1s(dsqs.size());
+    for (size_t i = 0; i < dsqs.size(); ++i) {
+        if (dsqs[i].empty()) throw InternalError("bias filter called on an empty sequence");
+        seqs[i] = dsqs[i].data();
+        lens[i] = dsqs[i].size();
+        p1s[i] = length_p1(lens[i]);
+    }
+    const bias_lanes::Model m{odds0_.data(), odds1_.data(), Kp_, t10_, t11_};
+    bias_lanes::forward_avx2(m, seqs.data(), lens.data(), p1s.data(), dsqs.size(), out.data());
+    for (size_t i = 0; i < dsqs.size(); ++i) out[i] = with_length_terms(out[i], lens[i], p1s[i]);
+}
+
+bool BiasFilter::lanes_available() { return lanes_usable(); }
 
 }  // namespace warpdp

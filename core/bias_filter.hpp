@@ -16,6 +16,13 @@ public:
     explicit BiasFilter(const Hmm& hmm);
     // filtersc in nats for a digitised target; dsq must not be empty.
     float filter_score(std::span<const uint8_t> dsq) const;
+    // filter_score of each target into out (same size), eight at a time on
+    // AVX2 lanes when the CPU has them (bit for bit the same scores; lanes =
+    // false forces the loop above, for tests). No target may be empty.
+    void filter_scores(std::span<const std::span<const uint8_t>> dsqs, std::span<float> out,
+                       bool lanes = true) const;
+    // Whether filter_scores runs on lanes on this CPU.
+    static bool lanes_available();
 
 private:
     int Kp_ = 0;

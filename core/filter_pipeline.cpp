@@ -406,15 +406,25 @@ struct FilterPipeline::Impl {
                 msv_e->score_each(msv_profiles, [&](size_t mi, std::span<const uint16_t> raw) {
                     trace_event("msv-scored", number);
                     using Found = std::pair<uint32_t, MsvVerdict>;
-                    const auto found = parallel_filter<Found>(chunk.size(), s.threads, 4096, [&](size_t t) {
-                        std::optional<Found> f;
-                        // hmmsearch skips empty targets: they pass nothing; most
-                        // others fail below their length's floor
-                        if (chunk.length(t) == 0 || floors[mi]->fails(raw[t], chunk.length(t))) return f;
-                        const MsvVerdict v = msv_verdict(models[mi].msv, chunk.seq(t), raw[t], F1, !nobias);
-                        if (v.pass_bias) f.emplace(static_cast<uint32_t>(t), v);
-                        return f;
-                    });
+                    const auto found = parallel_filter_blocks<Found>(
+                        chunk.size(), s.threads, 4096, [&](size_t begin, size_t end, std::vector<Found>& out) {
+                            // hmmsearch skips empty targets: they pass nothing; most
+                            // others fail below their length's floor
+                            std::vector<uint32_t> ts;
+                            std::vector<MsvVerdict> vs;
+                            std::vector<std::span<const uint8_t>> seqs;
+                            for (size_t t = begin; t < end; ++t) {
+                                if (chunk.length(t) == 0 || floors[mi]->fails(raw[t], chunk.length(t))) continue;
+                                const MsvVerdict v = msv_stage_verdict(models[mi].msv, raw[t], chunk.length(t), F1);
+                                if (!v.pass_msv) continue;
+                                ts.push_back(static_cast<uint32_t>(t));
+                                vs.push_back(v);
+                                seqs.push_back(chunk.seq(t));
+                            }
+                            if (!nobias) msv_bias_stage(models[mi].msv, seqs, vs, F1);
+                            for (size_t j = 0; j < ts.size(); ++j)
+                                if (vs[j].pass_bias) out.emplace_back(ts[j], vs[j]);
+                        });
                     for (const auto& [t, v] : found) {
                         cands[mi].push_back(t);
                         verdicts[mi].push_back(v);

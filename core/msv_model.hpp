@@ -41,6 +41,13 @@ struct MsvVerdict {
 // gets P = 1 everywhere, as in hmmsearch.
 MsvVerdict msv_verdict(const MsvModel& model, std::span<const uint8_t> dsq, uint16_t raw, double F1, bool with_bias);
 
+// msv_verdict's bias stage for several targets at once (their MSV stage
+// verdicts, from msv_stage_verdict, updated in place; those that failed MSV
+// are left as they are): the filter runs on lanes of targets
+// (BiasFilter::filter_scores), with the same result as msv_verdict's.
+void msv_bias_stage(const MsvModel& model, std::span<const std::span<const uint8_t>> dsqs,
+                    std::span<MsvVerdict> verdicts, double F1);
+
 // The MSV stage alone (no bias filter), which reads only the target's length.
 MsvVerdict msv_stage_verdict(const MsvModel& model, uint16_t raw, uint64_t L, double F1);
 

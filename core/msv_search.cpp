@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <optional>
+#include <span>
+#include <vector>
 
 #include "core/parallel.hpp"
 
@@ -52,15 +54,28 @@ void msv_decide(const MsvModel& model, const SeqBatch& chunk, std::span<const ui
         }
         rows.push_back(r);
     }
-    // The bias filter costs a log per residue: only MSV survivors pay it, in parallel.
-    parallel_for(need_bias.size(), opt.threads, kBiasGrain, [&](size_t j) {
-        MsvRow& r = rows[need_bias[j]];
-        const auto t = static_cast<size_t>(r.target - chunk.first_index);
-        const MsvVerdict v = msv_verdict(model, chunk.seq(t), raw[t], opt.F1, true);
-        r.bias_scored = true;
-        r.bias_bits = v.bias_bits;
-        r.bias_pvalue = v.bias_p;
-        r.passed = v.pass_bias;
+    // The bias filter costs a log per residue: only MSV survivors pay it, in
+    // parallel groups whose targets share the filter's lanes.
+    const size_t groups = (need_bias.size() + kBiasGrain - 1) / kBiasGrain;
+    parallel_for(groups, opt.threads, 1, [&](size_t g) {
+        const size_t begin = g * kBiasGrain, end = std::min(need_bias.size(), begin + kBiasGrain);
+        std::vector<std::span<const uint8_t>> seqs;
+        std::vector<MsvVerdict> vs;
+        for (size_t j = begin; j < end; ++j) {
+            const MsvRow& r = rows[need_bias[j]];
+            const auto t = static_cast<size_t>(r.target - chunk.first_index);
+            seqs.push_back(chunk.seq(t));
+            vs.push_back(msv_stage_verdict(model, raw[t], r.length, opt.F1));
+        }
+        msv_bias_stage(model, seqs, vs, opt.F1);
+        for (size_t j = begin; j < end; ++j) {
+            MsvRow& r = rows[need_bias[j]];
+            const MsvVerdict& v = vs[j - begin];
+            r.bias_scored = true;
+            r.bias_bits = v.bias_bits;
+            r.bias_pvalue = v.bias_p;
+            r.passed = v.pass_bias;
+        }
     });
     for (size_t i = first_new; i < rows.size(); ++i) tally.passed_bias += rows[i].passed ? 1 : 0;
     if (!opt.all) {  // survivors only: drop MSV passers the bias filter rejected

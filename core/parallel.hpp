@@ -61,22 +61,31 @@ void parallel_for(size_t n, unsigned threads, size_t grain, Body&& body) {
     parallel_for_workers(n, threads, grain, [&body](unsigned, size_t i) { body(i); });
 }
 
-// The values keep(i) gives (a std::optional<T>) for i in [0, n), in index
-// order, computed on `threads` threads in blocks of `block` consecutive
-// indices, each block keeping only its own values. For filters that keep a
-// few percent of 10^5-10^6 items: no array of an entry per item is written
-// and then scanned on one thread.
-template <class T, class Keep>
-std::vector<T> parallel_filter(size_t n, unsigned threads, size_t block, Keep&& keep) {
+// The values keep_block(begin, end, out) appends to out for the blocks
+// [begin, end) of `block` consecutive indices in [0, n), in index order,
+// computed on `threads` threads, each block keeping only its own values. For
+// filters that keep a few percent of 10^5-10^6 items: no array of an entry
+// per item is written and then scanned on one thread; and a block may do
+// part of its work for all its kept items at once.
+template <class T, class KeepBlock>
+std::vector<T> parallel_filter_blocks(size_t n, unsigned threads, size_t block, KeepBlock&& keep_block) {
     const size_t nblocks = (n + block - 1) / block;
     std::vector<std::vector<T>> kept(nblocks);
-    parallel_for(nblocks, threads, 1, [&](size_t b) {
-        for (size_t i = b * block, end = std::min(n, i + block); i < end; ++i)
-            if (auto v = keep(i)) kept[b].push_back(std::move(*v));
-    });
+    parallel_for(nblocks, threads, 1,
+                 [&](size_t b) { keep_block(b * block, std::min(n, (b + 1) * block), kept[b]); });
     std::vector<T> out;
     for (auto& k : kept) out.insert(out.end(), std::make_move_iterator(k.begin()), std::make_move_iterator(k.end()));
     return out;
+}
+
+// parallel_filter_blocks for one item at a time: the values keep(i) gives (a
+// std::optional<T>) for i in [0, n), in index order.
+template <class T, class Keep>
+std::vector<T> parallel_filter(size_t n, unsigned threads, size_t block, Keep&& keep) {
+    return parallel_filter_blocks<T>(n, threads, block, [&](size_t begin, size_t end, std::vector<T>& out) {
+        for (size_t i = begin; i < end; ++i)
+            if (auto v = keep(i)) out.push_back(std::move(*v));
+    });
 }
 
 }  // namespace warpdp

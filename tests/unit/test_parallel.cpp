@@ -1,7 +1,9 @@
 // The thread loops of core/parallel.hpp: results by index, never by schedule.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "core/parallel.hpp"
@@ -22,4 +24,22 @@ TEST_CASE("parallel_filter keeps what keep(i) gives, in index order, for any thr
         }
     CHECK(parallel_filter<size_t>(0, 4, 16, keep).empty());
     CHECK(parallel_filter<size_t>(n, 4, 16, [](size_t) { return std::optional<size_t>(); }).empty());
+}
+
+TEST_CASE("parallel_filter_blocks hands out every index once, in blocks of the given size, and joins them in order") {
+    const size_t n = 10007;
+    for (unsigned threads : {1u, 3u})
+        for (size_t block : {size_t{1}, size_t{10}, size_t{4096}, size_t{20000}}) {
+            CAPTURE(threads);
+            CAPTURE(block);
+            // each block keeps its bounds; the last block is the only short one
+            const auto got = parallel_filter_blocks<std::pair<size_t, size_t>>(
+                n, threads, block,
+                [&](size_t begin, size_t end, std::vector<std::pair<size_t, size_t>>& out) { out.emplace_back(begin, end); });
+            REQUIRE(got.size() == (n + block - 1) / block);
+            for (size_t b = 0; b < got.size(); ++b) {
+                CHECK(got[b].first == b * block);
+                CHECK(got[b].second == std::min(n, (b + 1) * block));
+            }
+        }
 }
