@@ -100,9 +100,9 @@ int run(int argc, char** argv) {
          "database residues held at once (0 = automatic)");
     if (!cli.parse(argc, argv)) return 0;
     const auto& common = cli.common();
-    if (!(a.F1 > 0)) throw UsageError("--F1 must be > 0");
     check_at_most("--chunk-residues", a.chunk_residues, uint64_t{1} << 40);
-    a.F1 = std::min(a.F1, 1.0);  // hmmsearch clamps thresholds to 1
+    // Any threshold, as hmmsearch takes it (clamped to 1; NaN passes all).
+    a.F1 = std::min(a.F1, 1.0);
 
     const auto models = load_models(a.hmm, common.quiet);
     if (models.empty()) throw InputError(a.hmm, 0, "no HMM found");

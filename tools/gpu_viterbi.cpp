@@ -75,11 +75,11 @@ int run(int argc, char** argv) {
          "database residues held at once (0 = automatic)");
     if (!cli.parse(argc, argv)) return 0;
     const auto& common = cli.common();
-    if (!(F2 > 0)) throw UsageError("--F2 must be > 0");
-    F2 = std::min(F2, 1.0);
-    if (!(F1 > 0)) throw UsageError("--F1 must be > 0");
+    // Any threshold, as hmmsearch takes it: a target passes unless its
+    // P-value is above (so NaN passes all, and 0 or less only P = 0 or NaN);
+    // above 1 is 1.
     F1 = std::min(F1, 1.0);
-    if (!(F3 > 0)) throw UsageError("--F3 must be > 0");
+    F2 = std::min(F2, 1.0);
     F3 = std::min(F3, 1.0);
     if (!forward && !cli.vm()["F3"].defaulted()) throw UsageError("--F3 goes with --forward");
     if (inline_msv && !cand_path.empty()) throw UsageError("--msv and --candidates are mutually exclusive");

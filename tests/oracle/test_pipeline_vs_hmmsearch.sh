@@ -87,6 +87,24 @@ for opts in "" "--F3 1e-3" "--F3 0.05 --nobias"; do
     check_eq "--forward rows, stream and --msv [$opts]" "$(md5sum < "$tmp/stream.tsv")" "$(md5sum < "$tmp/inline.tsv")"
     checks=$((checks + 2))
 done
+# hmmsearch takes any threshold, NaN, zero and negative ones too (a target
+# passes unless its P-value is above it; above 1 counts as 1); so do the
+# filters: every stage's pass counts, model by model, equal hmmsearch's.
+passed() { awk -v s="$2" '$1 == "Passed" && $2 == s { print $4 }' "$1" | tr '\n' ' '; }
+from_json() { grep "\"$2\"" "$1" | tr -dc '0-9\n' | tr '\n' ' '; }
+for opts in "--F1 nan --F3 inf" "--F1 0 --F2 nan --F3 nan" "--F1 -1" "--F2 0 --F3 2"; do
+    hmmsearch $opts --noali -o "$tmp/h.out" "$tmp/three.hmm" "$tmp/db.fa"
+    "$BIN/gpu-viterbi" --hmm "$tmp/three.hmm" --db "$tmp/db.fa" --msv --forward $opts --stats "$tmp/f.json" \
+        --quiet > /dev/null
+    check_eq "Passed Vit counts per model [$opts]" "$(from_json "$tmp/f.json" passed_vit)" "$(passed "$tmp/h.out" Vit)"
+    check_eq "Passed Fwd counts per model [$opts]" "$(from_json "$tmp/f.json" passed_fwd)" "$(passed "$tmp/h.out" Fwd)"
+    msv_opts=(); [[ "$opts" != --F1* ]] || msv_opts=(${opts%% --F[23]*})
+    "$BIN/gpu-msv" --hmm "$tmp/three.hmm" --db "$tmp/db.fa" "${msv_opts[@]}" --stats "$tmp/m.json" --quiet > /dev/null
+    check_eq "Passed MSV counts per model [$opts]" "$(from_json "$tmp/m.json" passed_msv)" "$(passed "$tmp/h.out" MSV)"
+    check_eq "Passed bias counts per model [$opts]" "$(from_json "$tmp/m.json" passed_bias)" "$(passed "$tmp/h.out" bias)"
+    checks=$((checks + 4))
+done
+run_case "$tmp/fn3.hmm" --F1 nan --F3 inf
 # gpu-viterbi --msv (one process) decides exactly as gpu-msv | gpu-viterbi.
 for opts in "" "--nobias --F1 0.1 --F2 0.01"; do
     "$BIN/gpu-msv" --hmm "$tmp/three.hmm" --db "$tmp/db.fa" --quiet ${opts/--F2 0.01/} |
