@@ -64,6 +64,8 @@ run_bench "$(dirname "$bench")/bench_vit_gpu" "${VIT_BENCH_RESIDUES:-200000000}"
 run_bench "$(dirname "$bench")/bench_fwd" "${FWD_BENCH_MRESIDUES:-10}" 3 "${BENCH_DEVICES:-all}"
 # gpu-nw-dist: NDist and SeqDist GCUPS on all-pairs 454-like reads (test_nw_cuda ran with the tests above).
 run_bench "$(dirname "$bench")/bench_nw_gpu" "${NW_BENCH_READS:-2000}" "${NW_BENCH_LENGTH:-400}" "${BENCH_DEVICES:-all}" 150
+# The MSV decisions' bias filter on the host: the scalar loop against the AVX2 lanes.
+run_bench "$(dirname "$bench")/bench_bias" 20000 3
 
 echo
 echo "== gpu-check summary =="
@@ -72,4 +74,5 @@ printf '%s\n' "${summary[@]}"
 [[ -f $logs/bench_vit_gpu.log ]] && grep -v '^dpx-probe' "$logs/bench_vit_gpu.log" | sed -n '/^M /,$p' && grep -E "MISMATCH|database" "$logs/bench_vit_gpu.log" | head -8
 [[ -f $logs/bench_fwd.log ]] && sed -n '/^#/,$p' "$logs/bench_fwd.log"
 [[ -f $logs/bench_nw_gpu.log ]] && sed -n '/^metric /,$p' "$logs/bench_nw_gpu.log" && grep -E "MISMATCH" "$logs/bench_nw_gpu.log" | head -8
+[[ -f $logs/bench_bias.log ]] && cat "$logs/bench_bias.log"
 exit $status
