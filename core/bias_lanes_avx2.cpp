@@ -24,12 +24,7 @@
 
 #include "core/bias_step.hpp"
 
-#if defined(__clang__)
-#pragma clang attribute push(__attribute__((target("avx2"))), apply_to = function)
-#else
-#pragma GCC push_options
-#pragma GCC target("avx2")
-#endif
+#include "core/avx2_region_begin.hpp"  // (after every other include)
 
 namespace warpdp::bias_lanes {
 namespace {
@@ -221,11 +216,7 @@ void forward_avx2(const Model& mdl, const uint8_t* const* seqs, const uint64_t* 
 
 }  // namespace warpdp::bias_lanes
 
-#if defined(__clang__)
-#pragma clang attribute pop
-#else
-#pragma GCC pop_options
-#endif
+#include "core/avx2_region_end.hpp"
 
 #else  // not x86-64: never called (avx2_built() is false)
 

@@ -9,14 +9,9 @@
 
 #include "core/vit_profile.hpp"
 
-#if defined(__clang__)
-#pragma clang attribute push(__attribute__((target("avx2"))), apply_to = function)
-#else
-#pragma GCC push_options
-#pragma GCC target("avx2")
-#endif
+#include "core/avx2_region_begin.hpp"
 
-#include "core/vit_cpu_kernel.hpp"
+#include "core/vit_cpu_kernel.hpp"  // (inside the region: the kernel template is compiled for AVX2 here)
 
 namespace warpdp {
 namespace {
@@ -54,9 +49,5 @@ uint32_t vit_score_avx2(const int16_t* trans, const int16_t* emit, int Q, int16_
 
 }  // namespace warpdp
 
-#if defined(__clang__)
-#pragma clang attribute pop
-#else
-#pragma GCC pop_options
-#endif
+#include "core/avx2_region_end.hpp"
 #endif
