@@ -1,15 +1,19 @@
-// Decompressed bytes of one input file through htslib's BGZF layer, which
-// recognises plain text, gzip and bgzip by their magic bytes ("-" = stdin).
+// Decompressed bytes of one input file, plain text, gzip or bgzip, told
+// apart by their first bytes ("-" = stdin).
 // Kept apart from the parser so that the parser only sees bytes and the
 // htslib handle has exactly one owner.
 #pragma once
 
 #include <cstddef>
+#include <memory>
 #include <string>
 
 struct BGZF;
+struct hFILE;
 
 namespace warpdp {
+
+class GzipStream;
 
 class ByteSource {
 public:
@@ -29,7 +33,9 @@ public:
     bool compressed() const noexcept;
 
 private:
-    BGZF* fp_ = nullptr;
+    BGZF* fp_ = nullptr;                // plain text or BGZF
+    hFILE* hfile_ = nullptr;            // gzip: the file under gzip_
+    std::unique_ptr<GzipStream> gzip_;  // gzip other than BGZF
     std::string reason_;
 };
 

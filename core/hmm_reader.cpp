@@ -1,43 +1,27 @@
-// HMMER3 ASCII save-file parser (spec §1). zlib's gzread reads plain and
-// gzip input alike (it looks at the magic bytes), so one code path serves
-// both. The parser is strict about structure (node numbers, field counts,
-// the closing "//") because a silently misread model would make every
-// downstream filter decision wrong without any visible symptom.
+// HMMER3 ASCII save-file parser (spec §1). ByteSource reads plain, gzip
+// and bgzip input alike, as for the sequence readers. The parser is strict
+// about structure (node numbers, field counts, the closing "//") because a
+// silently misread model would make every downstream filter decision wrong
+// without any visible symptom.
 #include "core/hmm_reader.hpp"
-
-#include <zlib.h>
 
 #include <algorithm>
 #include <cctype>
-#include <cerrno>
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <string_view>
-#include <unistd.h>
 
+#include "core/byte_source.hpp"
 #include "core/errors.hpp"
 
 namespace warpdp {
 
-// Buffered line reader over a gzFile; tracks 1-based line numbers.
+// Buffered line reader over a ByteSource; tracks 1-based line numbers.
 class HmmReader::LineSource {
 public:
-    explicit LineSource(const std::string& path) {
-        if (path == "-") {
-            const int fd = dup(0);
-            if (fd >= 0) gz_ = gzdopen(fd, "rb");
-        } else {
-            gz_ = gzopen(path.c_str(), "rb");
-        }
-        if (!gz_) throw InputError(path, 0, std::string("cannot open HMM file: ") + std::strerror(errno ? errno : ENOENT));
-        gzbuffer(gz_, 1 << 17);
-        buf_.resize(1 << 16);
-    }
-    ~LineSource() { gzclose(gz_); }
-    LineSource(const LineSource&) = delete;
-    LineSource& operator=(const LineSource&) = delete;
+    explicit LineSource(const std::string& path) : src_(path) { buf_.resize(1 << 16); }
 
     // Next physical line without its terminator (and without a trailing CR).
     bool getline(std::string& line, const std::string& path) {
@@ -50,18 +34,9 @@ public:
                     ++lineno_;
                     return true;
                 }
-                const int n = gzread(gz_, buf_.data(), static_cast<unsigned>(buf_.size()));
-                if (n < 0) {
-                    int err = 0;
-                    const char* msg = gzerror(gz_, &err);
-                    throw InputError(path, lineno_ + 1, std::string("read error: ") + (msg ? msg : "?"));
-                }
+                const std::ptrdiff_t n = src_.read(buf_.data(), buf_.size());
+                if (n < 0) throw InputError(path, lineno_ + 1, src_.failure_reason());
                 if (n == 0) {
-                    // zlib reports a gzip stream cut short only here, at the end.
-                    int err = 0;
-                    gzerror(gz_, &err);
-                    if (err == Z_BUF_ERROR)
-                        throw InputError(path, lineno_ + 1, "truncated gzip file (unexpected end of compressed data)");
                     eof_ = true;
                     continue;
                 }
@@ -88,7 +63,7 @@ public:
     uint64_t lineno() const noexcept { return lineno_; }
 
 private:
-    gzFile gz_ = nullptr;
+    ByteSource src_;
     std::vector<char> buf_;
     size_t pos_ = 0, end_ = 0;
     bool eof_ = false, partial_ = false;

@@ -214,10 +214,9 @@ void SeqParser::detect_format() {
         }
         if (c == '>') format_ = Format::fasta;
         else if (c == '@') format_ = Format::fastq;
-        else if (static_cast<unsigned char>(c) == 0x1f && (pos_ + 1 == end_ || static_cast<unsigned char>(buf_[pos_ + 1]) == 0x8b))
-            // gzip's magic bytes, in input htslib did not take for gzip: a
-            // gzip file cut within the header it reads to tell (no whole
-            // gzip file is that short)
+        else if (static_cast<unsigned char>(c) == 0x1f && pos_ + 1 == end_)
+            // gzip's first magic byte alone (ByteSource takes two for gzip):
+            // a gzip file cut after one byte
             fail(line_at(pos_), "truncated gzip file (it ends within its first bytes)");
         else
             fail(line_at(pos_), "not FASTA or FASTQ: expected '>' or '@' at the start of the data, found " +

@@ -346,6 +346,32 @@ TEST_CASE("gzip and bgzip input read like plain text") {
     }
 }
 
+TEST_CASE("gzip as gzip -d reads it: members one after another, zero padding after the last") {
+    t::TempDir dir;
+    std::vector<Record> first, second;
+    const std::string a = random_fasta(first, 200), b = random_fasta(second, 100);
+    const auto one = dir.path() / "a.gz", two = dir.path() / "b.gz";
+    write_gzip(one, a);
+    write_gzip(two, b);
+    const auto bytes = [](const std::filesystem::path& p) {
+        std::ifstream in(p, std::ios::binary);
+        return std::string(std::istreambuf_iterator<char>(in), {});
+    };
+    std::vector<Record> both = first;
+    both.insert(both.end(), second.begin(), second.end());
+    CHECK(read_all(dir.write("cat.fa.gz", bytes(one) + bytes(two)).string()) == both);
+    CHECK(read_all(dir.write("pad.fa.gz", bytes(one) + bytes(two) + std::string(4096, '\0')).string()) == both);
+
+    // Anything else after the last member: an error at the end of the text.
+    const uint64_t lines = static_cast<uint64_t>(std::count(a.begin(), a.end(), '\n'));
+    for (const std::string& tail : {std::string("\n"), std::string(10, '\0') + "\n"}) {
+        const auto e = error_of(dir.write("tail.fa.gz", bytes(one) + tail).string());
+        REQUIRE(e.has_value());
+        CHECK(e->line() == lines + 1);
+        CHECK_MESSAGE(e->message().find("unexpected data after") != std::string::npos, e->what());
+    }
+}
+
 TEST_CASE("truncated compressed input is an error naming the file") {
     t::TempDir dir;
     std::vector<Record> expect;
