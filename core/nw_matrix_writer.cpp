@@ -100,8 +100,10 @@ void NwMatrixWriter::rows(uint64_t first, uint64_t count, std::span<const double
                         buf_ += ",\"id_j\":";
                         buf_ += json_ids_[j];
                         buf_ += ",\"distance\":";
-                        if (std::isfinite(d)) append_sci8(buf_, d);
-                        else buf_ += "\"nan\"";
+                        // JSON has no inf or NaN: such a distance is the string tsv prints
+                        if (!std::isfinite(d)) buf_ += '"';
+                        append_sci8(buf_, d);
+                        if (!std::isfinite(d)) buf_ += '"';
                         buf_ += "}\n";
                     }
                     break;

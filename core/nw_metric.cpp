@@ -1,6 +1,5 @@
 #include "core/nw_metric.hpp"
 
-#include <cerrno>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -49,10 +48,11 @@ SeqDistTable parse_seqdist_table(const std::string& text, const std::string& ori
             if ((col < 3) != (comma != std::string::npos))
                 throw InputError(origin, static_cast<uint64_t>(row + 1), "expected 4 comma-separated costs");
             const std::string tok = line.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
+            // strtod's value as SeqDist takes it: out of range means +-inf or a
+            // subnormal (or 0), not an error
             char* end = nullptr;
-            errno = 0;
             const double v = std::strtod(tok.c_str(), &end);
-            if (tok.empty() || *end != '\0' || errno == ERANGE)
+            if (tok.empty() || *end != '\0')
                 throw InputError(origin, static_cast<uint64_t>(row + 1), "not a number: \"" + tok + "\"");
             t.cost[static_cast<size_t>(row * 4 + col)] = v;
             pos = comma + 1;

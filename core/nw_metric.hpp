@@ -31,7 +31,10 @@ struct SeqDistTable {
 // ones SeqDist reads.
 const SeqDistTable& tran_dat();
 // A lookup file in SeqDist's format: 4 lines of 4 comma-separated numbers,
-// each number consumed whole. Throws InputError naming file and line.
+// each number consumed whole (strtod: "inf", "1e400" = inf and "1e-310" are
+// numbers). Throws InputError naming file and line. SeqDist also takes extra
+// columns and ignores them; a 5-column table is refused here, as more likely
+// a mistake than meant.
 SeqDistTable read_seqdist_table(const std::string& path);
 SeqDistTable parse_seqdist_table(const std::string& text, const std::string& origin);
 

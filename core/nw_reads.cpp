@@ -89,7 +89,7 @@ NwReads read_nw_reads(const std::string& path, const NwReadOptions& opt, const N
         while (k < piece.size() && keep[static_cast<unsigned char>(piece[k])]) ++k;
         if (seq.size() + k > opt.max_length)
             throw InputError(path, line, "read " + quoted_name(id) + " is longer than " +
-                                             std::to_string(opt.max_length) + " letters");
+                                             std::to_string(opt.max_length) + " letters (--max-read-length)");
         for (size_t c = 0; c < k; ++c) seq.push_back(static_cast<char>(std::toupper(static_cast<unsigned char>(piece[c]))));
         if (k < piece.size() && !is_trailing_space(piece, k)) {
             if (opt.strict) {

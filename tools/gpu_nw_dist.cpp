@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <future>
 #include <limits>
 #include <memory>
@@ -35,13 +36,14 @@ struct Args {
     std::string in, metric = "ndist", lookup, rows, tile;
     bool ids = false, strict = false;
     double max_dist = -1;
-    uint64_t chunk_pairs = 0;
+    uint64_t chunk_pairs = 0, max_read_length = NwReadOptions{}.max_length;
 };
 
 NwReads load_reads(const Args& a, NwMetric metric, bool quiet) {
     NwReadOptions ropt;
     ropt.metric = metric;
     ropt.strict = a.strict;
+    ropt.max_length = static_cast<uint32_t>(a.max_read_length);
     uint64_t cuts = 0;
     auto on_cut = [&](uint64_t line, const std::string& record, char c) {
         ++cuts;
@@ -57,6 +59,21 @@ NwReads load_reads(const Args& a, NwMetric metric, bool quiet) {
         warn(kTool, std::to_string(cuts) + " lines were cut in all (" + std::to_string(cuts - kShownCuts) +
                         " more not shown)");
     return reads;
+}
+
+// SeqDist's table: -rin (--lookup), else the file $SEQ_LOOKUP_FILE names
+// (AmpliconNoise's set-up scripts and module files export it), else Tran.dat.
+SeqDistTable seqdist_table(const std::string& lookup, bool quiet) {
+    if (!lookup.empty()) return read_seqdist_table(lookup);
+    const char* env = std::getenv("SEQ_LOOKUP_FILE");
+    if (env == nullptr) return tran_dat();
+    if (*env == '\0') throw UsageError("SEQ_LOOKUP_FILE is set but empty (unset it to use the built-in Tran.dat)");
+    if (!quiet) warn(kTool, std::string("substitution table from SEQ_LOOKUP_FILE: ") + env + " (as SeqDist reads it)");
+    try {
+        return read_seqdist_table(env);
+    } catch (const InputError& e) {  // the user may not know the variable is set
+        throw InputError(e.file(), e.line(), e.message() + " (named by SEQ_LOOKUP_FILE)");
+    }
 }
 
 std::unique_ptr<NwEngine> make_engine(const DeviceChoice& dev, unsigned threads) {
@@ -83,17 +100,21 @@ int run(int argc, char** argv) {
     cli.tool_options().add_options()
         ("in", po::value<std::string>(&a.in)->required(), "reads (FASTA; plain, gzip, bgzip or - for stdin)")
         ("metric", po::value<std::string>(&a.metric)->default_value("ndist"), "ndist (NDist) or seqdist (SeqDist)")
-        ("lookup", po::value<std::string>(&a.lookup), "SeqDist substitution table (4x4, order A,C,T,G; default Tran.dat)")
+        ("lookup", po::value<std::string>(&a.lookup),
+         "SeqDist substitution table (4x4, order A,C,T,G; default: $SEQ_LOOKUP_FILE if set, as SeqDist, else Tran.dat)")
         ("ids,i", po::bool_switch(&a.ids), "ndist format: list the read ids after the count (NDist/SeqDist -i)")
         ("strict", po::bool_switch(&a.strict), "reject letters outside the metric's alphabet instead of cutting the line")
         ("max-dist", po::value<double>(&a.max_dist), "write only pairs with distance <= D (tsv, jsonl)")
         ("rows", po::value<std::string>(&a.rows), "compute rows A:B of the lower triangle (0-based, half-open)")
         ("tile", po::value<std::string>(&a.tile), "compute tile K of N (K/N, 1-based), tiles balanced by cell count")
         ("chunk-pairs", po::value<uint64_t>(&a.chunk_pairs)->default_value(0),
-         "pairs handed to the engine at once (0 = automatic)");
+         "pairs handed to the engine at once (0 = automatic)")
+        ("max-read-length", po::value<uint64_t>(&a.max_read_length)->default_value(a.max_read_length),
+         "refuse a read longer than this (a guard against a genome given by mistake)");
     cli.set_formats({"ndist", "tsv", "jsonl", "phylip", "binary"});
     if (!cli.parse(argc, argv)) return 0;
     check_at_most("--chunk-pairs", a.chunk_pairs, uint64_t{1} << 40);
+    check_at_most("--max-read-length", a.max_read_length, uint64_t{1} << 31);
     const auto& common = cli.common();
     const NwMetric metric = parse_nw_metric(a.metric);
     NwWriterOptions wopt;
@@ -104,7 +125,7 @@ int run(int argc, char** argv) {
     check_nw_writer_options(wopt);
     if (!a.rows.empty() && !a.tile.empty()) throw UsageError("--rows and --tile exclude each other");
     if (!a.lookup.empty() && metric != NwMetric::seqdist) throw UsageError("--lookup applies to --metric seqdist only");
-    const SeqDistTable table = a.lookup.empty() ? tran_dat() : read_seqdist_table(a.lookup);
+    const SeqDistTable table = metric == NwMetric::seqdist ? seqdist_table(a.lookup, common.quiet) : tran_dat();
 
     // Command-line mistakes before reading a large input: the syntax now, the
     // row bounds once the reads are counted.

@@ -5,10 +5,14 @@
 #include <cmath>
 #include <cstring>
 #include <fstream>
+#include <limits>
 #include <sstream>
+
+#include <nlohmann/json.hpp>
 
 #include "core/errors.hpp"
 #include "core/nw_matrix_writer.hpp"
+#include "core/nw_metric.hpp"
 #include "core/nw_reads.hpp"
 #include "core/nw_rows.hpp"
 #include "test_support.hpp"
@@ -135,6 +139,53 @@ TEST_CASE("%.8e as printf writes it") {
     std::string nan;
     append_sci8(nan, -std::nan(""));
     CHECK(nan == "-nan");
+}
+
+TEST_CASE("a SeqDist lookup table: each cost is the number strtod reads, as SeqDist takes it") {
+    const SeqDistTable t = parse_seqdist_table("1e400,-1e400,1e-310,inf\n-0,0x10,  7, 1.5\r\n1,2,3,4\n5,6,7,8", "t");
+    CHECK(t.at(0, 0) == std::numeric_limits<double>::infinity());
+    CHECK(t.at(0, 1) == -std::numeric_limits<double>::infinity());
+    CHECK(t.at(0, 2) == 1e-310);  // subnormal, not refused as out of range
+    CHECK(std::signbit(t.at(1, 0)));
+    CHECK(t.at(1, 1) == 16);
+    CHECK(t.at(1, 2) == 7);
+    CHECK(t.at(3, 3) == 8);
+    CHECK_THROWS_WITH_AS(parse_seqdist_table("1,2,3,4\n1,2,3,4\n1,2,3,4,5\n1,2,3,4\n", "t"),
+                         "t:3: expected 4 comma-separated costs", InputError);
+    CHECK_THROWS_WITH_AS(parse_seqdist_table("1,2,3,4\n1,,3,4\n", "t"), "t:2: not a number: \"\"", InputError);
+    CHECK_THROWS_WITH_AS(parse_seqdist_table("1,2,3,4 x\n", "t"), "t:1: not a number: \"4 x\"", InputError);
+}
+
+TEST_CASE("jsonl: a distance JSON cannot hold as a number is the string tsv prints") {
+    TempDir dir;
+    NwReads reads;
+    for (const char* id : {"a", "b", "c", "d"}) reads.add(id, "A");
+    const double inf = std::numeric_limits<double>::infinity();
+    const std::vector<double> v{-inf, inf, -std::nan(""), 0.5, std::nan(""), 1e-300};
+    auto render = [&](NwFormat f) {
+        const auto path = (dir.path() / "o").string();
+        OutputFile out(path);
+        NwWriterOptions o;
+        o.format = f;
+        NwMatrixWriter w(out, reads, o);
+        w.header();
+        w.rows(0, 4, v);
+        out.commit();
+        return slurp(path);
+    };
+    std::istringstream tsv(render(NwFormat::tsv)), jsonl(render(NwFormat::jsonl));
+    std::string t, j;
+    std::getline(tsv, t);  // header
+    size_t rows = 0;
+    while (std::getline(tsv, t) && std::getline(jsonl, j)) {
+        const auto row = nlohmann::json::parse(j);
+        const std::string tsv_text = t.substr(t.rfind('\t') + 1);
+        const double d = v[rows++];
+        if (std::isfinite(d)) CHECK(row["distance"].get<double>() == std::stod(tsv_text));
+        else CHECK(row["distance"].get<std::string>() == tsv_text);
+    }
+    CHECK(rows == v.size());
+    CHECK(render(NwFormat::tsv).find("-inf") != std::string::npos);
 }
 
 TEST_CASE("formats: ndist text, PHYLIP and binary layouts") {
