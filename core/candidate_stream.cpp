@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/errors.hpp"
+#include "core/record_writer.hpp"
 
 namespace warpdp {
 namespace {
@@ -23,6 +24,27 @@ uint64_t parse_u64(const std::string& s, const std::string& file, uint64_t line,
     if (ec != std::errc() || p != s.data() + s.size())
         throw InputError(file, line, std::string("bad ") + what + " '" + s + "'");
     return v;
+}
+
+// escape_tsv undone: \t \n \r \\ (a backslash before anything else stays)
+std::string unescape_tsv(const std::string& s) {
+    std::string r;
+    r.reserve(s.size());
+    for (size_t i = 0; i < s.size(); ++i) {
+        if (s[i] != '\\' || i + 1 == s.size()) {
+            r += s[i];
+            continue;
+        }
+        switch (s[i + 1]) {
+            case 't': r += '\t'; break;
+            case 'n': r += '\n'; break;
+            case 'r': r += '\r'; break;
+            case '\\': r += '\\'; break;
+            default: r += s[i]; continue;
+        }
+        ++i;
+    }
+    return r;
 }
 
 std::vector<std::string> split_tabs(const std::string& line) {
@@ -44,9 +66,13 @@ Candidate from_tsv(const std::vector<std::string>& f, const std::map<std::string
                                          std::to_string(f.size()));
     Candidate c;
     c.line = line;
-    c.model = f[col.at("model")];
-    c.target = f[col.at("target")];
+    c.model = unescape_tsv(f[col.at("model")]);
+    c.target = unescape_tsv(f[col.at("target")]);
     c.target_len = parse_u64(f[col.at("target_len")], file, line, "target_len");
+    if (const auto it = col.find("model_index"); it != col.end())
+        c.model_index = parse_u64(f[it->second], file, line, "model_index");
+    if (const auto it = col.find("target_index"); it != col.end())
+        c.target_index = parse_u64(f[it->second], file, line, "target_index");
     c.bias_on = f[col.at("bias_pvalue")] != "-";
     const auto& passed = f[col.at("passed")];
     if (passed != "0" && passed != "1") throw InputError(file, line, "bad passed flag '" + passed + "'");
@@ -66,10 +92,13 @@ Candidate from_json(const std::string& text, const std::string& file, uint64_t l
         if (!j.contains(k)) throw InputError(file, line, std::string("missing field \"") + k + "\"");
     Candidate c;
     c.line = line;
+    c.from_json = true;
     try {
         c.model = j["model"].get<std::string>();
         c.target = j["target"].get<std::string>();
         c.target_len = j["target_len"].get<uint64_t>();
+        if (j.contains("model_index")) c.model_index = j["model_index"].get<uint64_t>();
+        if (j.contains("target_index")) c.target_index = j["target_index"].get<uint64_t>();
         c.bias_on = !j["bias_pvalue"].is_null();
         const auto passed = j["passed"].get<int>();
         if (passed != 0 && passed != 1) throw InputError(file, line, "bad passed flag");
@@ -81,6 +110,13 @@ Candidate from_json(const std::string& text, const std::string& file, uint64_t l
 }
 
 }  // namespace
+
+bool stream_name_is(const Candidate& c, const std::string& stream_name, const std::string& original) {
+    if (stream_name == original) return true;
+    // Only a name holding U+FFFD can be a replaced one.
+    return c.from_json && stream_name.find("\xEF\xBF\xBD") != std::string::npos &&
+           json_string(stream_name) == json_string(original);
+}
 
 std::vector<Candidate> read_candidates(const std::string& path) {
     std::ifstream file;
@@ -94,7 +130,7 @@ std::vector<Candidate> read_candidates(const std::string& path) {
     std::vector<Candidate> out;
     std::map<std::string, size_t> col;  // TSV column positions, from the header
     enum class Kind { unknown, tsv, jsonl } kind = Kind::unknown;
-    std::string text;
+    std::string text, header;
     uint64_t line = 0;
     while (std::getline(*in, text)) {
         ++line;
@@ -105,6 +141,7 @@ std::vector<Candidate> read_candidates(const std::string& path) {
                 kind = Kind::jsonl;
             } else if (text[0] == '#') {
                 kind = Kind::tsv;
+                header = text;
                 const auto names = split_tabs(text.substr(1));
                 for (size_t i = 0; i < names.size(); ++i) col[names[i]] = i;
                 for (const char* k : kNeeded)
@@ -117,7 +154,7 @@ std::vector<Candidate> read_candidates(const std::string& path) {
             }
         }
         if (kind == Kind::tsv) {
-            if (text[0] == '#') continue;
+            if (text == header) continue;
             out.push_back(from_tsv(split_tabs(text), col, name, line));
         } else {
             out.push_back(from_json(text, name, line));

@@ -2,6 +2,7 @@
 #include "core/cli.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cstdlib>
 #include <filesystem>
@@ -131,6 +132,24 @@ double msv_seconds_on_one_gpu(const std::string& db_path, uint64_t sum_m) {
     std::ifstream(db_path, std::ios::binary).read(reinterpret_cast<char*>(magic), 2);
     const double residues = static_cast<double>(bytes) * (magic[0] == 0x1f && magic[1] == 0x8b ? 4.0 : 1.0);
     return residues * static_cast<double>(sum_m) / 1e13;
+}
+
+std::optional<double> parse_hmmer_real(const std::string& text) {
+    const char* s = text.c_str();
+    char* end = nullptr;
+    const double v = std::strtod(s, &end);
+    if (end == s) return std::nullopt;
+    while (*end != '\0' && std::isspace(static_cast<unsigned char>(*end))) ++end;
+    if (*end != '\0') return std::nullopt;
+    return v;
+}
+
+void validate(boost::any& out, const std::vector<std::string>& values, HmmerReal*, int) {
+    po::validators::check_first_occurrence(out);
+    const std::string& text = po::validators::get_single_string(values);
+    const auto v = parse_hmmer_real(text);
+    if (!v) throw po::invalid_option_value(text);
+    out = HmmerReal{*v};
 }
 
 void check_at_most(const std::string& option, uint64_t value, uint64_t max) {

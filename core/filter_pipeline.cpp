@@ -437,7 +437,14 @@ struct FilterPipeline::Impl {
                     std::vector<bool> bias_on;
                     for (size_t t = 0; t < chunk.size() && cur.next < cur.list.size(); ++t) {
                         const Candidate& c = cur.list[cur.next];
-                        if (c.target != chunk.names[t]) continue;
+                        const uint64_t index = chunk.first_index + t;
+                        if (c.target_index ? *c.target_index != index : !stream_name_is(c, c.target, chunk.names[t]))
+                            continue;
+                        if (c.target_index && !stream_name_is(c, c.target, chunk.names[t]))
+                            throw InputError(s.cand_name, c.line,
+                                             "target_index " + std::to_string(index) + " is \"" + chunk.names[t] +
+                                                 "\" in " + s.db_path + " but \"" + c.target +
+                                                 "\" in the candidates (a different database?)");
                         if (c.target_len != chunk.length(t))
                             throw InputError(s.cand_name, c.line,
                                              "target \"" + c.target + "\" has length " + std::to_string(c.target_len) +

@@ -49,8 +49,9 @@ struct FilterTally {
 };
 
 // Per model, gpu-msv's candidates in stream order; matched against the
-// database in database order (gpu-msv writes targets in database order), so
-// duplicate target names are matched one by one, as they occur.
+// database in database order (gpu-msv writes targets in database order), by
+// target_index where the stream has it, else by name (then a name held by
+// several records goes to the first one not yet matched).
 struct FilterCandidates {
     std::vector<Candidate> list;
     size_t next = 0;

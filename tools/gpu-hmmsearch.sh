@@ -111,13 +111,18 @@ trap 'for pid in "${!live[@]}"; do kill "$pid" 2> /dev/null || true; done; [ -z 
 # Stopped by a signal, the wrapper stops what it started (the EXIT trap).
 trap 'exit 130' INT; trap 'exit 143' TERM; trap 'exit 129' HUP
 tmp=$(mktemp -d)
+hmm_named=$hmm  # as the user named it, for the outputs' headers
+if [ "$hmm" = - ]; then  # the models are read more than once: keep a copy
+    cat > "$tmp/query.hmm" || die "cannot read the models from stdin"
+    hmm=$tmp/query.hmm
+fi
 common=(--device "${WARPDP_DEVICE:-auto}" --threads "${WARPDP_THREADS:-0}" --quiet)
 # Threads do not change what hmmsearch prints: without --cpu, use every core.
 cores=${cpu:-$(nproc)}; [ "$cores" -ge 1 ] || cores=1
 [ -n "$cpu" ] || args+=(--cpu "$cores")
 # The models one per file, for the final runs, and their numbers longest
 # model first (the order the runs start in).
-mapfile -t order < <(gzip -cdf "$hmm" | awk -v d="$tmp" '/^HMMER/ { f = sprintf("%s/model.%d.hmm", d, ++n) }
+mapfile -t order < <(gzip -cdf "$hmm" | WDP_D=$tmp awk 'BEGIN { d = ENVIRON["WDP_D"] } /^HMMER/ { f = sprintf("%s/model.%d.hmm", d, ++n) }
                          n { print > f } n && $1 == "LENG" { print $2, n }' | sort -k1,1nr -k2,2n | cut -d' ' -f2)
 nmodels=${#order[@]}
 jobs=${WARPDP_FINAL_JOBS:-$(( nmodels < cores ? nmodels : cores ))}; [ "$jobs" -ge 1 ] || jobs=1
@@ -160,12 +165,17 @@ reap() {  # waits for one of the given runs (default: all in `live`); the first 
     [ "$what" != gpu-viterbi ] || t_filters=${t_filters:-$EPOCHREALTIME}
     [ $rc = 0 ] && return
     [ "$what" = gpu-viterbi ] && die "the filters failed (gpu-viterbi exit status $rc)" $(( rc < 128 ? rc : 4 ))
-    die "hmmsearch failed (exit status $rc) on model $what of $hmm: $(grep -m 1 . "$tmp/model.$what.err")" \
+    die "hmmsearch failed (exit status $rc) on model $what of $hmm_named: $(grep -m 1 . "$tmp/model.$what.err")" \
         $(( rc < 128 ? rc : 4 ))
 }
+# The user's file names reach awk through the environment: `awk -v` would
+# expand the backslash escapes in them.
+names_for_awk() { export WDP_Q=$hmm_named WDP_T=$db WDP_O=$main_out WDP_TB=$tbl_out WDP_DM=$dom_out; }
+awk_names='BEGIN { q = ENVIRON["WDP_Q"]; t = ENVIRON["WDP_T"]; o = ENVIRON["WDP_O"]; tb = ENVIRON["WDP_TB"]; dm = ENVIRON["WDP_DM"] }'
 stitch_main() {  # the header names the user's files, as plain hmmsearch's does
     local -x LC_ALL=C  # (bytes as they are: names need not be UTF-8)
-    awk -v q="$hmm" -v t="$db" -v o="$main_out" -v tb="$tbl_out" -v dm="$dom_out" '/^Query:/ { exit }
+    names_for_awk
+    awk "$awk_names"' /^Query:/ { exit }
         match($0, /^# query HMM file: */) { print substr($0, 1, RLENGTH) q; next }
         match($0, /^# target sequence database: */) { print substr($0, 1, RLENGTH) t; next }
         match($0, /^# output directed to file: */) { if (o != "") print substr($0, 1, RLENGTH) o; next }
@@ -175,11 +185,16 @@ stitch_main() {  # the header names the user's files, as plain hmmsearch's does
     for ((i = 1; i <= nmodels; i++)); do awk '/^Query:/ { p = 1 } /^\[ok\]/ { p = 0 } p' "$tmp/model.$i.out"; done
     echo "[ok]"
 }
-stitch_table() {  # $1 = tbl|dom: the first run's column header, every run's rows, the first run's footer (from its "#" line)
-    local -x LC_ALL=C  # (bytes as they are: names need not be UTF-8, and grep must not take a row for binary)
-    awk '!/^#/ || /^#$/ { exit } { print }' "$tmp/model.1.$1"
-    for ((i = 1; i <= nmodels; i++)); do grep -av '^#' "$tmp/model.$i.$1" || true; done
-    awk -v q="$hmm" -v t="$db" '/^#$/ { seen = 1 } !seen { next }
+# $1 = tbl|dom: the first run's column header (hmmsearch writes three lines),
+# every run's rows (after its header, up to the lone "#" that opens its
+# footer: a row itself starts with "#" when the target's name does), the
+# first run's footer.
+stitch_table() {
+    local -x LC_ALL=C  # (bytes as they are: names need not be UTF-8)
+    names_for_awk
+    head -n 3 "$tmp/model.1.$1"
+    for ((i = 1; i <= nmodels; i++)); do awk 'NR > 3 && /^#$/ { exit } NR > 3' "$tmp/model.$i.$1"; done
+    awk "$awk_names"' /^#$/ { seen = 1 } !seen { next }
         match($0, /^# Query file: */) { print substr($0, 1, RLENGTH) q; next }
         match($0, /^# Target file: */) { print substr($0, 1, RLENGTH) t; next }
         { print }' "$tmp/model.1.$1"

@@ -33,7 +33,7 @@ constexpr const char* kTool = "gpu-msv";
 
 struct Args {
     std::string hmm, db, stats;
-    double F1 = 0.02;
+    HmmerReal F1{0.02};
     bool nobias = false, all = false;
     uint64_t chunk_residues = 0;
 };
@@ -57,10 +57,14 @@ std::unique_ptr<MsvEngine> make_engine(const DeviceChoice& dev, unsigned threads
     return dev.cuda ? make_msv_cuda_engine(dev.gpus) : make_msv_cpu_engine(threads);
 }
 
-const std::vector<std::string> kColumns{"model", "model_acc", "target", "target_len", "msv_bits",
-                                        "msv_pvalue", "bias_bits", "bias_pvalue", "passed"};
+// model_index and target_index (places in the files, from 0) let gpu-viterbi
+// tell apart models or targets that share a name, as hmmsearch does.
+const std::vector<std::string> kColumns{"model",      "model_acc", "target",      "target_len",  "msv_bits",
+                                        "msv_pvalue", "bias_bits", "bias_pvalue", "passed",      "model_index",
+                                        "target_index"};
 
-std::vector<Value> row_values(const MsvModel& m, const MsvRow& r, const std::string& target, bool bias_on) {
+std::vector<Value> row_values(const MsvModel& m, size_t model_index, const MsvRow& r, const std::string& target,
+                              bool bias_on) {
     std::vector<Value> v;
     v.reserve(kColumns.size());
     v.emplace_back(m.hmm.name);
@@ -82,6 +86,8 @@ std::vector<Value> row_values(const MsvModel& m, const MsvRow& r, const std::str
         v.emplace_back(Absent{});
     }
     v.emplace_back(int64_t{r.passed ? 1 : 0});
+    v.emplace_back(static_cast<int64_t>(model_index));
+    v.emplace_back(static_cast<int64_t>(r.target));
     return v;
 }
 
@@ -92,7 +98,7 @@ int run(int argc, char** argv) {
     cli.tool_options().add_options()
         ("hmm", po::value<std::string>(&a.hmm)->required(), "profile HMM file (HMMER3 ASCII, plain or gzip)")
         ("db", po::value<std::string>(&a.db)->required(), "protein FASTA/FASTQ (plain, gzip, bgzip or - for stdin)")
-        ("F1", po::value<double>(&a.F1)->default_value(0.02), "MSV filter P-value threshold")
+        ("F1", po::value<HmmerReal>(&a.F1)->default_value(HmmerReal{0.02}, "0.02"), "MSV filter P-value threshold")
         ("nobias", po::bool_switch(&a.nobias), "turn off the composition bias filter")
         ("all", po::bool_switch(&a.all), "a row for every target, not only survivors")
         ("stats", po::value<std::string>(&a.stats), "also write the run summary as JSON to FILE")
@@ -102,7 +108,7 @@ int run(int argc, char** argv) {
     const auto& common = cli.common();
     check_at_most("--chunk-residues", a.chunk_residues, uint64_t{1} << 40);
     // Any threshold, as hmmsearch takes it (clamped to 1; NaN passes all).
-    a.F1 = std::min(a.F1, 1.0);
+    const double F1 = std::min(a.F1.value, 1.0);
 
     const auto models = load_models(a.hmm, common.quiet);
     if (models.empty()) throw InputError(a.hmm, 0, "no HMM found");
@@ -133,7 +139,7 @@ int run(int argc, char** argv) {
     std::unique_ptr<MsvEngine> engine;
 
     MsvSearchOptions opt;
-    opt.F1 = a.F1;
+    opt.F1 = F1;
     opt.bias = !a.nobias;
     opt.all = a.all;
     opt.threads = common.threads;
@@ -217,7 +223,7 @@ int run(int argc, char** argv) {
     writer.write_header();
     for (size_t mi = 0; mi < models.size(); ++mi)
         for (size_t r = 0; r < rows[mi].size(); ++r)
-            writer.write(row_values(models[mi], rows[mi][r], row_names[mi][r], opt.bias));
+            writer.write(row_values(models[mi], mi, rows[mi][r], row_names[mi][r], opt.bias));
 
     nlohmann::ordered_json stats;
     stats["tool"] = kTool;

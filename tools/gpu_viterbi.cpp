@@ -13,6 +13,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -45,7 +46,7 @@ int run(int argc, char** argv) {
     Cli cli(kTool, "gpu-viterbi --hmm MODELS.hmm --db TARGETS.fa [--candidates FILE|-] [options]",
             "HMMER 3.3.2 Viterbi filter and pipeline rule (hmmsearch-identical) on GPU or CPU.");
     std::string hmm_path, db_path, cand_path, surv_path, surv_dir, stats_path;
-    double F2 = 1e-3, F1 = 0.02, F3 = 1e-5;
+    HmmerReal F2_opt{1e-3}, F1_opt{0.02}, F3_opt{1e-5};
     size_t spread = 0;
     uint64_t chunk_residues_opt = 0;
     bool all = false, inline_msv = false, nobias = false, forward = false;
@@ -53,14 +54,14 @@ int run(int argc, char** argv) {
         ("hmm", po::value<std::string>(&hmm_path)->required(), "profile HMM file (the one gpu-msv used)")
         ("db", po::value<std::string>(&db_path)->required(), "protein FASTA/FASTQ (the one gpu-msv read)")
         ("candidates", po::value<std::string>(&cand_path), "gpu-msv output (TSV or JSONL; - for stdin)")
-        ("F2", po::value<double>(&F2)->default_value(1e-3), "Viterbi filter P-value threshold")
+        ("F2", po::value<HmmerReal>(&F2_opt)->default_value(F2_opt, "0.001"), "Viterbi filter P-value threshold")
         ("msv", po::bool_switch(&inline_msv), "run the MSV and bias filters here (as gpu-msv would) instead of reading --candidates")
-        ("F1", po::value<double>(&F1)->default_value(0.02), "with --msv: MSV filter P-value threshold")
+        ("F1", po::value<HmmerReal>(&F1_opt)->default_value(F1_opt, "0.02"), "with --msv: MSV filter P-value threshold")
         ("nobias", po::bool_switch(&nobias), "with --msv: turn off the composition bias filter")
         ("forward", po::bool_switch(&forward),
          "also run hmmsearch's Forward filter on the Viterbi-stage passers (adds fwd_bits, fwd_pvalue, "
          "fwd_passed; the survivors are then the Forward passers)")
-        ("F3", po::value<double>(&F3)->default_value(1e-5), "with --forward: Forward filter P-value threshold")
+        ("F3", po::value<HmmerReal>(&F3_opt)->default_value(F3_opt, "1e-05"), "with --forward: Forward filter P-value threshold")
         ("all", po::bool_switch(&all), "a row for every candidate (every target without --candidates)")
         ("survivors", po::value<std::string>(&surv_path), "write the passing targets (each once, database order) as FASTA")
         ("model-survivors", po::value<std::string>(&surv_dir),
@@ -78,9 +79,9 @@ int run(int argc, char** argv) {
     // Any threshold, as hmmsearch takes it: a target passes unless its
     // P-value is above (so NaN passes all, and 0 or less only P = 0 or NaN);
     // above 1 is 1.
-    F1 = std::min(F1, 1.0);
-    F2 = std::min(F2, 1.0);
-    F3 = std::min(F3, 1.0);
+    const double F1 = std::min(F1_opt.value, 1.0);
+    const double F2 = std::min(F2_opt.value, 1.0);
+    const double F3 = std::min(F3_opt.value, 1.0);
     if (!forward && !cli.vm()["F3"].defaulted()) throw UsageError("--F3 goes with --forward");
     if (inline_msv && !cand_path.empty()) throw UsageError("--msv and --candidates are mutually exclusive");
     if (!inline_msv && (cli.vm()["F1"].defaulted() == false || nobias))
@@ -93,6 +94,8 @@ int run(int argc, char** argv) {
 
     std::vector<FilterModel> models;
     std::map<std::string, size_t> by_name;
+    std::vector<std::string> names;
+    std::set<std::string> shared_names;  // held by more than one model
     for (auto& hmm : read_all_hmms(hmm_path)) {
         if (hmm.alph != AlphabetKind::amino)
             throw InputError(hmm_path, 0, "model \"" + hmm.name + "\" is " +
@@ -100,7 +103,8 @@ int run(int argc, char** argv) {
                                               "; gpu-viterbi searches protein databases with amino models");
         if (!hmm.has_stats && !common.quiet)
             warn(kTool, "model \"" + hmm.name + "\" has no STATS lines: like hmmsearch, no target passes");
-        by_name.emplace(hmm.name, models.size());
+        if (!by_name.emplace(hmm.name, models.size()).second) shared_names.insert(hmm.name);
+        names.push_back(hmm.name);
         models.emplace_back(std::move(hmm));
     }
     if (models.empty()) throw InputError(hmm_path, 0, "no HMM found");
@@ -110,10 +114,30 @@ int run(int argc, char** argv) {
     if (!cand_path.empty()) {
         for (auto& c : read_candidates(cand_path)) {
             if (!c.passed) continue;  // rows of `gpu-msv --all` that failed there
-            const auto it = by_name.find(c.model);
-            if (it == by_name.end())
-                throw InputError(cand_name, c.line, "unknown model \"" + c.model + "\" (not in " + hmm_path + ")");
-            candidates[it->second].list.push_back(std::move(c));
+            size_t mi = 0;
+            if (c.model_index) {
+                if (*c.model_index >= models.size())
+                    throw InputError(cand_name, c.line, "model_index " + std::to_string(*c.model_index) + ", but " +
+                                                            hmm_path + " holds " + std::to_string(models.size()) +
+                                                            " models (a different model file?)");
+                mi = static_cast<size_t>(*c.model_index);
+                if (!stream_name_is(c, c.model, names[mi]))
+                    throw InputError(cand_name, c.line, "model_index " + std::to_string(mi) + " is \"" + names[mi] +
+                                                            "\" in " + hmm_path + " but \"" + c.model +
+                                                            "\" in the candidates (a different model file?)");
+            } else {
+                auto it = by_name.find(c.model);
+                if (it == by_name.end() && c.from_json)
+                    it = std::find_if(by_name.begin(), by_name.end(),
+                                      [&](const auto& kv) { return stream_name_is(c, c.model, kv.first); });
+                if (it == by_name.end())
+                    throw InputError(cand_name, c.line, "unknown model \"" + c.model + "\" (not in " + hmm_path + ")");
+                if (shared_names.count(it->first))
+                    throw InputError(cand_name, c.line, "more than one model in " + hmm_path + " is named \"" +
+                                                            it->first + "\": the stream needs gpu-msv's model_index column");
+                mi = it->second;
+            }
+            candidates[mi].list.push_back(std::move(c));
         }
     }
 

@@ -17,12 +17,21 @@ for m in globins4 fn3 Pkinase RRM_1 LuxC; do model_file "$m" "$tmp" > /dev/null;
 cat "$tmp/globins4.hmm" "$tmp/fn3.hmm" "$tmp/Pkinase.hmm" > "$tmp/three.hmm"
 # Some descriptions end in blanks, start with a form feed or are not UTF-8:
 # hmmsearch prints them as Easel read them, so the survivors must carry them
-# unchanged, and the stitching must not take them for binary.
+# unchanged, and the stitching must not take them for binary. Some names
+# start with '#' (a table row then does too), hold a backslash (escaped in
+# gpu-msv's TSV), or repeat the name before (told apart by target_index).
 bash "$ORACLE_DIR/make_targets.sh" "$seed" 40 100000 \
     "$tmp/globins4.hmm" "$tmp/fn3.hmm" "$tmp/Pkinase.hmm" "$tmp/RRM_1.hmm" "$tmp/LuxC.hmm" |
-    awk '/^>/ { n++; if (n % 3 == 1) $0 = $0 " desc \t "; else if (n % 3 == 2) $0 = $0 " \fd"; else if (n % 6 == 0) $0 = $0 " \377\376 x" } { print }' > "$tmp/db.fa"
+    awk '/^>/ { n++; name = substr($1, 2); rest = substr($0, length($1) + 1)
+                if (n % 7 == 3) name = "#" name; else if (n % 11 == 6) name = name "\\x"; else if (n % 13 == 8) name = prev
+                prev = name; $0 = ">" name rest
+                if (n % 3 == 1) $0 = $0 " desc \t "; else if (n % 3 == 2) $0 = $0 " \fd"; else if (n % 6 == 0) $0 = $0 " \377\376 x" }
+         { print }' > "$tmp/db.fa"
 echo "targets: $(grep -c '>' "$tmp/db.fa")"
 
+table_rows() {  # a --tblout/--domtblout without its three header lines and its footer (from the lone "#")
+    awk 'NR > 3 && /^#$/ { exit } NR > 3' "$1"
+}
 main_output() {  # the main output without file-name headers and statistics
     grep -av '^#' "$1" | sed '/^Internal pipeline statistics summary/,/^\/\//d'
 }
@@ -34,8 +43,8 @@ run_case() {  # model-file options...
     # (in a UTF-8 locale, where grep takes a line that is not UTF-8 for binary)
     LC_ALL=C.UTF-8 "$BIN/gpu-hmmsearch" "$@" -o "$tmp/g.out" --tblout "$tmp/g.tbl" --domtblout "$tmp/g.dom" "$hmm" "$tmp/db.fa"
     local what="$(basename "$hmm") [$*]"
-    check_eq "$what tblout" "$(grep -av '^#' "$tmp/g.tbl" | md5sum)" "$(grep -av '^#' "$tmp/h.tbl" | md5sum)"
-    check_eq "$what domtblout" "$(grep -av '^#' "$tmp/g.dom" | md5sum)" "$(grep -av '^#' "$tmp/h.dom" | md5sum)"
+    check_eq "$what tblout" "$(table_rows "$tmp/g.tbl" | md5sum)" "$(table_rows "$tmp/h.tbl" | md5sum)"
+    check_eq "$what domtblout" "$(table_rows "$tmp/g.dom" | md5sum)" "$(table_rows "$tmp/h.dom" | md5sum)"
     check_eq "$what main output" "$(main_output "$tmp/g.out" | md5sum)" "$(main_output "$tmp/h.out" | md5sum)"
     check_eq "$what has hits" "$(grep -vc '^#' "$tmp/h.tbl" | awk '{ print ($1 > 0) }')" 1
     # The headers name the user's model file (several models are searched
@@ -46,6 +55,8 @@ run_case() {  # model-file options...
     checks=$((checks + 7))
 }
 run_case "$tmp/three.hmm"
+check_eq "three.hmm: some hits are named '#...'" "$(table_rows "$tmp/h.tbl" | grep -c '^#' | awk '{ print ($1 > 0) }')" 1
+checks=$((checks + 1))
 # The models' final searches reading FIFOs as the filters run (gpu-hmmsearch
 # does so when every model has a run of its own), and one run on a file.
 WARPDP_FINAL_JOBS=3 run_case "$tmp/three.hmm" --F1 0.05 --F2 0.01
@@ -92,7 +103,8 @@ done
 # filters: every stage's pass counts, model by model, equal hmmsearch's.
 passed() { awk -v s="$2" '$1 == "Passed" && $2 == s { print $4 }' "$1" | tr '\n' ' '; }
 from_json() { grep "\"$2\"" "$1" | tr -dc '0-9\n' | tr '\n' ' '; }
-for opts in "--F1 nan --F3 inf" "--F1 0 --F2 nan --F3 nan" "--F1 -1" "--F2 0 --F3 2"; do
+# Spelled as strtod reads them too: hex, out of range (1e400 = inf, 1e-400 = 0).
+for opts in "--F1 nan --F3 inf" "--F1 0 --F2 nan --F3 nan" "--F1 -1" "--F2 0 --F3 2" "--F1 0x1p-5 --F2 1e-400 --F3 1e400"; do
     hmmsearch $opts --noali -o "$tmp/h.out" "$tmp/three.hmm" "$tmp/db.fa"
     "$BIN/gpu-viterbi" --hmm "$tmp/three.hmm" --db "$tmp/db.fa" --msv --forward $opts --stats "$tmp/f.json" \
         --quiet > /dev/null

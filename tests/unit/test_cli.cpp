@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -142,6 +143,33 @@ TEST_CASE("common options parse, resolve and reject") {
     CHECK_THROWS_AS(parse(both, {"--progress", "--no-progress"}), UsageError);
     Cli neg("tool", "tool", "test");
     CHECK_THROWS_AS(parse(neg, {"--threads", "many"}), UsageError);
+}
+
+TEST_CASE("thresholds are read as hmmsearch reads them: what strtod takes, blanks around it allowed") {
+    const auto read = [](const char* text) { return parse_hmmer_real(text); };
+    CHECK(read("0.05") == 0.05);
+    CHECK(read(" 0.05") == 0.05);
+    CHECK(read("0.05 \t\n") == 0.05);
+    CHECK(read("0x1p-6") == 1.0 / 64);
+    CHECK(read("-0x1p-3") == -0.125);
+    CHECK(read("1e400") == std::numeric_limits<double>::infinity());
+    CHECK(read("1e-400") == 0.0);
+    CHECK(read("+.5") == 0.5);
+    CHECK(std::isnan(*read("nan(123)")));
+    CHECK(read("Infinity") == std::numeric_limits<double>::infinity());
+    for (const char* bad : {"", " ", ".", "-", "1e", "0x", "0.05x", "0.05 x", "1,5", "5e-2e"}) {
+        CAPTURE(bad);
+        CHECK_FALSE(read(bad));
+    }
+    // Through boost: the option takes the value, or refuses it as a bad value.
+    Cli cli("tool", "usage", "what");
+    HmmerReal f{0.02};
+    cli.tool_options().add_options()("F1", boost::program_options::value<HmmerReal>(&f)->default_value(f, "0.02"), "F1");
+    CHECK(parse(cli, {"--F1", " 0x1p-2 "}));
+    CHECK(f.value == 0.25);
+    Cli again("tool", "usage", "what");
+    again.tool_options().add_options()("F1", boost::program_options::value<HmmerReal>(&f), "F1");
+    CHECK_THROWS_WITH_AS(parse(again, {"--F1", "1e"}), doctest::Contains("--F1"), UsageError);
 }
 
 TEST_CASE("--version names the build configuration") {
