@@ -93,14 +93,21 @@ Candidate from_json(const std::string& text, const std::string& file, uint64_t l
     Candidate c;
     c.line = line;
     c.from_json = true;
+    // A whole number, as gpu-msv writes it: nlohmann would convert 0.7,
+    // 1e30 or -1 (and true) without a word.
+    auto whole = [&](const char* key) -> uint64_t {
+        const auto& v = j[key];
+        if (!v.is_number_unsigned()) throw InputError(file, line, std::string("bad ") + key + " " + v.dump());
+        return v.get<uint64_t>();
+    };
     try {
         c.model = j["model"].get<std::string>();
         c.target = j["target"].get<std::string>();
-        c.target_len = j["target_len"].get<uint64_t>();
-        if (j.contains("model_index")) c.model_index = j["model_index"].get<uint64_t>();
-        if (j.contains("target_index")) c.target_index = j["target_index"].get<uint64_t>();
+        c.target_len = whole("target_len");
+        if (j.contains("model_index")) c.model_index = whole("model_index");
+        if (j.contains("target_index")) c.target_index = whole("target_index");
         c.bias_on = !j["bias_pvalue"].is_null();
-        const auto passed = j["passed"].get<int>();
+        const uint64_t passed = whole("passed");
         if (passed != 0 && passed != 1) throw InputError(file, line, "bad passed flag");
         c.passed = passed == 1;
     } catch (const nlohmann::json::exception& e) {

@@ -494,9 +494,19 @@ struct FilterPipeline::Impl {
             const auto& cur = (*cursor)[mi];
             if (cur.next < cur.list.size()) {
                 const Candidate& c = cur.list[cur.next];
+                if (c.target_index && *c.target_index >= out.targets)
+                    throw InputError(s.cand_name, c.line,
+                                     "target_index " + std::to_string(*c.target_index) + ", but " + s.db_path +
+                                         " holds " + std::to_string(out.targets) + " records (a different database?)");
+                if (c.target_index)
+                    throw InputError(s.cand_name, c.line,
+                                     "target \"" + c.target + "\" (target_index " + std::to_string(*c.target_index) +
+                                         ") of model \"" + c.model +
+                                         "\" repeats a row or comes after a later target: the candidates must be "
+                                         "gpu-msv's rows, in database order");
                 throw InputError(s.cand_name, c.line,
                                  "target \"" + c.target + "\" of model \"" + c.model + "\" is not in " + s.db_path +
-                                     " (or the candidates are not in database order)");
+                                     " (or the candidates are not in database order, or repeat a row)");
             }
         }
         out.seconds = since(t0);

@@ -146,7 +146,11 @@ bool HmmReader::next(Hmm& out) {
     // A -ln(p) field: '*' is p = 0; otherwise p = expf(f32(-atof(token))).
     auto prob = [&](std::string_view t, const char* what) -> float {
         if (t[0] == '*') return 0.0f;
-        const float neg = static_cast<float>(-parse_real(t, what));
+        const double f = parse_real(t, what);
+        // hmmsearch reads it and scores NaN or garbage; -0.00000 (p = 1 as
+        // written) is not below 0
+        if (f < 0) throw fail(std::string(what) + " " + quoted(t) + " is below 0: a -ln(p) field, so p > 1");
+        const float neg = static_cast<float>(-f);
         return std::exp(neg);  // float overload: expf, as HMMER does
     };
     auto expect_fields = [&](size_t n, const char* what) {
@@ -210,6 +214,7 @@ bool HmmReader::next(Hmm& out) {
                 // Legacy 3/a: one value per line; MSV and Viterbi share mu, all lambdas equal.
                 expect_fields(4, "STATS line");
                 const float x = static_cast<float>(parse_real(ln.tok[3], "STATS value"));
+                if (kind == "VLAMBDA" && !(x > 0)) throw fail("STATS lambda " + quoted(ln.tok[3]) + " is not above 0");
                 if (kind == "VLAMBDA") { h.evparam[kMsvLambda] = h.evparam[kVitLambda] = h.evparam[kFwdLambda] = x; stats_seen |= 1; }
                 else if (kind == "VMU") { h.evparam[kMsvMu] = h.evparam[kVitMu] = x; stats_seen |= 2; }
                 else if (kind == "FTAU") { h.evparam[kFwdTau] = x; stats_seen |= 4; }
@@ -218,6 +223,7 @@ bool HmmReader::next(Hmm& out) {
                 expect_fields(5, "STATS line");
                 const float a = static_cast<float>(parse_real(ln.tok[3], "STATS value"));
                 const float b = static_cast<float>(parse_real(ln.tok[4], "STATS value"));
+                if (!(b > 0)) throw fail("STATS lambda " + quoted(ln.tok[4]) + " is not above 0");
                 if (kind == "MSV") { h.evparam[kMsvMu] = a; h.evparam[kMsvLambda] = b; stats_seen |= 1; }
                 else if (kind == "VITERBI") { h.evparam[kVitMu] = a; h.evparam[kVitLambda] = b; stats_seen |= 2; }
                 else if (kind == "FORWARD") { h.evparam[kFwdTau] = a; h.evparam[kFwdLambda] = b; stats_seen |= 4; }

@@ -109,11 +109,13 @@ declare -A runs=()  # the hmmsearch runs among them
 tmp=
 trap 'for pid in "${!live[@]}"; do kill "$pid" 2> /dev/null || true; done; [ -z "$tmp" ] || rm -rf "$tmp"' EXIT
 # Stopped by a signal, the wrapper stops what it started (the EXIT trap).
-trap 'exit 130' INT; trap 'exit 143' TERM; trap 'exit 129' HUP
+trap 'exit 130' INT; trap 'exit 143' TERM; trap 'exit 129' HUP; trap 'exit 131' QUIT; trap 'exit 142' ALRM
+trap 'exit 138' USR1; trap 'exit 140' USR2; trap 'exit 152' XCPU
 tmp=$(mktemp -d)
 hmm_named=$hmm  # as the user named it, for the outputs' headers
-if [ "$hmm" = - ]; then  # the models are read more than once: keep a copy
-    cat > "$tmp/query.hmm" || die "cannot read the models from stdin"
+if [ "$hmm" = - ] || { [ -e "$hmm" ] && [ ! -f "$hmm" ]; }; then  # stdin, a FIFO, <(...): read once,
+    # and the models are read more than once: keep a copy
+    if [ "$hmm" = - ]; then cat; else cat -- "$hmm"; fi > "$tmp/query.hmm" || die "cannot read the models from $hmm_named"
     hmm=$tmp/query.hmm
 fi
 common=(--device "${WARPDP_DEVICE:-auto}" --threads "${WARPDP_THREADS:-0}" --quiet)
@@ -159,13 +161,14 @@ launch_part() {  # model number, its targets, [nice level]
 }
 reap() {  # waits for one of the given runs (default: all in `live`); the first failure stops everything
     local rc=0 pid
-    wait -n -p pid "${@:-${!live[@]}}" || rc=$?
+    wait -n -p pid "${@:-${!live[@]}}" 2> /dev/null || rc=$?  # (no job notice from bash: the message below says it)
     local what=${live[$pid]}; unset "live[$pid]" "runs[$pid]"
     trace_event "${what/#[0-9]*/final}-end" "${what//[!0-9]/}"
     [ "$what" != gpu-viterbi ] || t_filters=${t_filters:-$EPOCHREALTIME}
     [ $rc = 0 ] && return
     [ "$what" = gpu-viterbi ] && die "the filters failed (gpu-viterbi exit status $rc)" $(( rc < 128 ? rc : 4 ))
-    die "hmmsearch failed (exit status $rc) on model $what of $hmm_named: $(grep -m 1 . "$tmp/model.$what.err")" \
+    # (its first two lines: "Fatal exception (source file ..., line ...):" then the reason)
+    die "hmmsearch failed (exit status $rc) on model $what of $hmm_named: $(grep -m 2 . "$tmp/model.$what.err" | paste -sd ' ')" \
         $(( rc < 128 ? rc : 4 ))
 }
 # The user's file names reach awk through the environment: `awk -v` would

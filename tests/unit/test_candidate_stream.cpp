@@ -99,3 +99,23 @@ TEST_CASE("streams without the place columns are read by name") {
     CHECK_THROWS_WITH_AS(read_text(dir, kHeader + "m\t-\ta\t7\t1\t0.1\t-\t-\t1\t0\tx\n"),
                          doctest::Contains(":2: bad target_index 'x'"), InputError);
 }
+
+TEST_CASE("JSONL: counts and places are whole numbers, as gpu-msv writes them") {
+    TempDir dir;
+    const std::string good = row(Format::jsonl, "m", "a", 0, 5);
+    CHECK(read_text(dir, good).size() == 1);
+    auto with = [&](const std::string& from, const std::string& to) {
+        std::string r = good;
+        const size_t at = r.find(from);
+        REQUIRE(at != std::string::npos);
+        return r.replace(at, from.size(), to);
+    };
+    for (const auto& [from, to] : std::vector<std::pair<std::string, std::string>>{
+             {"\"target_index\":5", "\"target_index\":1e30"}, {"\"target_index\":5", "\"target_index\":0.7"},
+             {"\"target_index\":5", "\"target_index\":-1"}, {"\"target_len\":7", "\"target_len\":7.2"},
+             {"\"passed\":1", "\"passed\":true"}, {"\"passed\":1", "\"passed\":1.9"},
+             {"\"model_index\":0", "\"model_index\":\"0\""}}) {
+        CAPTURE(to);
+        CHECK_THROWS_WITH_AS(read_text(dir, with(from, to)), doctest::Contains(":1: bad "), InputError);
+    }
+}
