@@ -26,27 +26,6 @@ uint64_t parse_u64(const std::string& s, const std::string& file, uint64_t line,
     return v;
 }
 
-// escape_tsv undone: \t \n \r \\ (a backslash before anything else stays)
-std::string unescape_tsv(const std::string& s) {
-    std::string r;
-    r.reserve(s.size());
-    for (size_t i = 0; i < s.size(); ++i) {
-        if (s[i] != '\\' || i + 1 == s.size()) {
-            r += s[i];
-            continue;
-        }
-        switch (s[i + 1]) {
-            case 't': r += '\t'; break;
-            case 'n': r += '\n'; break;
-            case 'r': r += '\r'; break;
-            case '\\': r += '\\'; break;
-            default: r += s[i]; continue;
-        }
-        ++i;
-    }
-    return r;
-}
-
 std::vector<std::string> split_tabs(const std::string& line) {
     std::vector<std::string> f;
     size_t start = 0;

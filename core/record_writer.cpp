@@ -56,6 +56,26 @@ std::string escape_tsv(const std::string& s) {
     return r;
 }
 
+std::string unescape_tsv(const std::string& s) {
+    std::string r;
+    r.reserve(s.size());
+    for (size_t i = 0; i < s.size(); ++i) {
+        if (s[i] != '\\' || i + 1 == s.size()) {
+            r += s[i];
+            continue;
+        }
+        switch (s[i + 1]) {
+            case 't': r += '\t'; break;
+            case 'n': r += '\n'; break;
+            case 'r': r += '\r'; break;
+            case '\\': r += '\\'; break;
+            default: r += s[i]; continue;
+        }
+        ++i;
+    }
+    return r;
+}
+
 RecordWriter::RecordWriter(OutputFile& out, Format format, std::vector<std::string> columns)
     : out_(out), format_(format), columns_(std::move(columns)) {}
 

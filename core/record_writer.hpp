@@ -45,7 +45,10 @@ private:
     std::string line_;
 };
 
+// A TSV field's text: tab, newline, CR and backslash written as \t \n \r \\.
 std::string escape_tsv(const std::string& s);
+// escape_tsv undone (a backslash before anything else stays as it is).
+std::string unescape_tsv(const std::string& s);
 // s as a JSON string, quoted and escaped; bytes that are not UTF-8 become
 // U+FFFD, so the line stays valid JSON.
 std::string json_string(const std::string& s);

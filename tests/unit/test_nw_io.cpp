@@ -43,6 +43,21 @@ std::string slurp(const std::string& path) {
     s << f.rdbuf();
     return s.str();
 }
+// The whole matrix of `reads` (distances `v`, row-major lower triangle) as
+// the writer prints it in format `f`.
+std::string render(const TempDir& dir, const NwReads& reads, const std::vector<double>& v, NwFormat f,
+                   bool ids = false) {
+    const auto path = (dir.path() / "o").string();
+    OutputFile out(path);
+    NwWriterOptions o;
+    o.format = f;
+    o.ids = ids;
+    NwMatrixWriter w(out, reads, o);
+    w.header();
+    w.rows(0, reads.size(), v);
+    out.commit();
+    return slurp(path);
+}
 }  // namespace
 
 TEST_CASE("NDist reading: both cases kept upper-cased, N R Y U '-' kept, a foreign letter cuts the line") {
@@ -162,18 +177,7 @@ TEST_CASE("jsonl: a distance JSON cannot hold as a number is the string tsv prin
     for (const char* id : {"a", "b", "c", "d"}) reads.add(id, "A");
     const double inf = std::numeric_limits<double>::infinity();
     const std::vector<double> v{-inf, inf, -std::nan(""), 0.5, std::nan(""), 1e-300};
-    auto render = [&](NwFormat f) {
-        const auto path = (dir.path() / "o").string();
-        OutputFile out(path);
-        NwWriterOptions o;
-        o.format = f;
-        NwMatrixWriter w(out, reads, o);
-        w.header();
-        w.rows(0, 4, v);
-        out.commit();
-        return slurp(path);
-    };
-    std::istringstream tsv(render(NwFormat::tsv)), jsonl(render(NwFormat::jsonl));
+    std::istringstream tsv(render(dir, reads, v, NwFormat::tsv)), jsonl(render(dir, reads, v, NwFormat::jsonl));
     std::string t, j;
     std::getline(tsv, t);  // header
     size_t rows = 0;
@@ -185,7 +189,7 @@ TEST_CASE("jsonl: a distance JSON cannot hold as a number is the string tsv prin
         else CHECK(row["distance"].get<std::string>() == tsv_text);
     }
     CHECK(rows == v.size());
-    CHECK(render(NwFormat::tsv).find("-inf") != std::string::npos);
+    CHECK(render(dir, reads, v, NwFormat::tsv).find("-inf") != std::string::npos);
 }
 
 TEST_CASE("formats: ndist text, PHYLIP and binary layouts") {
@@ -195,18 +199,7 @@ TEST_CASE("formats: ndist text, PHYLIP and binary layouts") {
     reads.add("y", "C");
     reads.add("z", "G");
     const std::vector<double> v{0.5, 0.25, 1.0};  // (1,0), (2,0), (2,1)
-    auto render = [&](NwFormat f, bool ids) {
-        const auto path = (dir.path() / "o").string();
-        OutputFile out(path);
-        NwWriterOptions o;
-        o.format = f;
-        o.ids = ids;
-        NwMatrixWriter w(out, reads, o);
-        w.header();
-        w.rows(0, 3, v);
-        out.commit();
-        return slurp(path);
-    };
+    const auto render = [&](NwFormat f, bool ids) { return ::render(dir, reads, v, f, ids); };
     CHECK(render(NwFormat::ndist, false) == "3\n5.00000000e-01\n2.50000000e-01\n1.00000000e+00\n");
     CHECK(render(NwFormat::ndist, true) == "3\nx\ny\nz\n5.00000000e-01\n2.50000000e-01\n1.00000000e+00\n");
     CHECK(render(NwFormat::phylip, false) == "3\nx\ny 5.00000000e-01\nz 2.50000000e-01 1.00000000e+00\n");
