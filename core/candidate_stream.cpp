@@ -104,7 +104,7 @@ bool stream_name_is(const Candidate& c, const std::string& stream_name, const st
            json_string(stream_name) == json_string(original);
 }
 
-std::vector<Candidate> read_candidates(const std::string& path) {
+CandidateStream read_candidates(const std::string& path) {
     std::ifstream file;
     std::istream* in = &std::cin;
     const std::string name = path == "-" ? std::string("<stdin>") : path;
@@ -113,7 +113,7 @@ std::vector<Candidate> read_candidates(const std::string& path) {
         if (!file) throw InputError(path, 0, std::string("cannot open: ") + std::strerror(errno));
         in = &file;
     }
-    std::vector<Candidate> out;
+    CandidateStream out;
     std::map<std::string, size_t> col;  // TSV column positions, from the header
     enum class Kind { unknown, tsv, jsonl } kind = Kind::unknown;
     std::string text, header;
@@ -122,6 +122,7 @@ std::vector<Candidate> read_candidates(const std::string& path) {
         ++line;
         if (!text.empty() && text.back() == '\r') text.pop_back();
         if (text.find_first_not_of(" \t") == std::string::npos) continue;
+        out.blank = false;
         if (kind == Kind::unknown) {
             if (text[0] == '{') {
                 kind = Kind::jsonl;
@@ -141,9 +142,9 @@ std::vector<Candidate> read_candidates(const std::string& path) {
         }
         if (kind == Kind::tsv) {
             if (text == header) continue;
-            out.push_back(from_tsv(split_tabs(text), col, name, line));
+            out.rows.push_back(from_tsv(split_tabs(text), col, name, line));
         } else {
-            out.push_back(from_json(text, name, line));
+            out.rows.push_back(from_json(text, name, line));
         }
     }
     if (in->bad()) throw InputError(name, line, "read error");

@@ -31,11 +31,19 @@ struct Candidate {
 // not UTF-8.
 bool stream_name_is(const Candidate& c, const std::string& stream_name, const std::string& original);
 
+struct CandidateStream {
+    std::vector<Candidate> rows;
+    // Neither a header nor a row: an empty file, or the JSON Lines of a
+    // gpu-msv run without survivors (its TSV always has the header). Callers
+    // warn, since a step that failed upstream also leaves an empty file.
+    bool blank = true;
+};
+
 // Reads every row of `path` ("-" = stdin). Throws InputError naming the
 // file and line for malformed rows, missing columns or unknown formats. In
 // TSV a line starting with '#' is a header only when it repeats the first
 // (streams concatenated); otherwise it is a row whose model's name starts
 // with '#'.
-std::vector<Candidate> read_candidates(const std::string& path);
+CandidateStream read_candidates(const std::string& path);
 
 }  // namespace warpdp

@@ -49,6 +49,7 @@ std::string escape_tsv(const std::string& s) {
             case '\t': r += "\\t"; break;
             case '\n': r += "\\n"; break;
             case '\r': r += "\\r"; break;
+            case '\0': r += "\\0"; break;
             case '\\': r += "\\\\"; break;
             default: r += c;
         }
@@ -68,6 +69,7 @@ std::string unescape_tsv(const std::string& s) {
             case 't': r += '\t'; break;
             case 'n': r += '\n'; break;
             case 'r': r += '\r'; break;
+            case '0': r += '\0'; break;
             case '\\': r += '\\'; break;
             default: r += s[i]; continue;
         }

@@ -45,7 +45,7 @@ private:
     std::string line_;
 };
 
-// A TSV field's text: tab, newline, CR and backslash written as \t \n \r \\.
+// A TSV field's text: tab, newline, CR, NUL and backslash written as \t \n \r \0 \\.
 std::string escape_tsv(const std::string& s);
 // escape_tsv undone (a backslash before anything else stays as it is).
 std::string unescape_tsv(const std::string& s);

@@ -97,6 +97,22 @@ whole() { [[ $2 =~ ^[0-9]+$ ]] || die "$1 $2: expected a whole number"; }
 [ -z "${WARPDP_THREADS:-}" ] || whole WARPDP_THREADS "$WARPDP_THREADS"
 hmm=$1 db=$2
 [ "$db" != "-" ] || die "targets must be a file (they are read twice)"
+# An output on an input or on another output would replace it (plain
+# hmmsearch truncates the very database it then reads): refused before any
+# work. Existing devices and FIFOs are written in place, and may be shared.
+same_file() { [ "$1" -ef "$2" ] || [ "$(realpath -m -- "$1")" = "$(realpath -m -- "$2")" ]; }
+outs_named=(-o "$main_out" --tblout "$tbl_out" --domtblout "$dom_out")
+for ((i = 1; i < 6; i += 2)); do
+    o=${outs_named[i]}
+    [ -n "$o" ] && [ "$o" != - ] && ! { [ -e "$o" ] && [ ! -f "$o" ]; } || continue
+    for in in "$hmm" "$db"; do
+        [ "$in" = - ] || ! same_file "$o" "$in" || die "${outs_named[i - 1]} $o is an input: writing it would replace it"
+    done
+    for ((j = 1; j < i; j += 2)); do
+        [ -z "${outs_named[j]}" ] || ! same_file "$o" "${outs_named[j]}" ||
+            die "${outs_named[j - 1]} and ${outs_named[i - 1]} both name $o: one output would replace the other"
+    done
+done
 if [ $plain_only = 1 ]; then
     # --max turns every filter off: there is nothing to accelerate; the
     # --restrictdb options pick targets by their place in the database,

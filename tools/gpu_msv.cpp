@@ -15,6 +15,7 @@
 #include "core/cli.hpp"
 #include "core/device.hpp"
 #include "core/engine_start.hpp"
+#include "core/distinct_paths.hpp"
 #include "core/errors.hpp"
 #include "core/hmm_reader.hpp"
 #include "core/msv_engine.hpp"
@@ -107,6 +108,7 @@ int run(int argc, char** argv) {
     if (!cli.parse(argc, argv)) return 0;
     const auto& common = cli.common();
     check_at_most("--chunk-residues", a.chunk_residues, uint64_t{1} << 40);
+    refuse_shared_paths({{"--hmm", a.hmm}, {"--db", a.db}}, {{"-o", common.output}, {"--stats", a.stats}});
     // Any threshold, as hmmsearch takes it (clamped to 1; NaN passes all).
     const double F1 = std::min(a.F1.value, 1.0);
 
@@ -219,12 +221,6 @@ int run(int argc, char** argv) {
     const std::string engine_name = engine ? engine->name() : cpu_engine->name();
     const double seconds = since(t0);
 
-    RecordWriter writer(out, parse_format(common.format), kColumns);
-    writer.write_header();
-    for (size_t mi = 0; mi < models.size(); ++mi)
-        for (size_t r = 0; r < rows[mi].size(); ++r)
-            writer.write(row_values(models[mi], mi, rows[mi][r], row_names[mi][r], opt.bias));
-
     nlohmann::ordered_json stats;
     stats["tool"] = kTool;
     stats["device"] = ran_on;
@@ -257,9 +253,18 @@ int run(int argc, char** argv) {
                      engine_seconds > 0 ? cells / engine_seconds / 1e9 : 0.0,
                      static_cast<unsigned long long>(cells), engine_seconds, wait_s, load_s, decide_s);
     }
-    if (stats_file) stats_file->write(stats.dump(2) + "\n");
+    // The files before stdout: a reader that stops early (`| head`) ends the
+    // run quietly (BrokenPipe), and must not cost the --stats file.
+    if (stats_file) {
+        stats_file->write(stats.dump(2) + "\n");
+        stats_file->commit();
+    }
+    RecordWriter writer(out, parse_format(common.format), kColumns);
+    writer.write_header();
+    for (size_t mi = 0; mi < models.size(); ++mi)
+        for (size_t r = 0; r < rows[mi].size(); ++r)
+            writer.write(row_values(models[mi], mi, rows[mi][r], row_names[mi][r], opt.bias));
     out.commit();
-    if (stats_file) stats_file->commit();
     finish_stdout();  // gpu-viterbi reading our rows goes on while the engines are freed
     return 0;
 }

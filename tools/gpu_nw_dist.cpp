@@ -15,6 +15,7 @@
 
 #include "core/cli.hpp"
 #include "core/device.hpp"
+#include "core/distinct_paths.hpp"
 #include "core/errors.hpp"
 #include "core/nw_engine.hpp"
 #include "core/nw_matrix_writer.hpp"
@@ -125,6 +126,7 @@ int run(int argc, char** argv) {
     check_nw_writer_options(wopt);
     if (!a.rows.empty() && !a.tile.empty()) throw UsageError("--rows and --tile exclude each other");
     if (!a.lookup.empty() && metric != NwMetric::seqdist) throw UsageError("--lookup applies to --metric seqdist only");
+    refuse_shared_paths({{"--in", a.in}, {"--lookup", a.lookup}}, {{"-o", common.output}});
     const SeqDistTable table = metric == NwMetric::seqdist ? seqdist_table(a.lookup, common.quiet) : tran_dat();
 
     // Command-line mistakes before reading a large input: the syntax now, the

@@ -22,6 +22,7 @@
 #include "core/alphabet.hpp"
 #include "core/candidate_stream.hpp"
 #include "core/cli.hpp"
+#include "core/distinct_paths.hpp"
 #include "core/errors.hpp"
 #include "core/filter_pipeline.hpp"
 #include "core/hmm_reader.hpp"
@@ -91,6 +92,8 @@ int run(int argc, char** argv) {
     check_at_most("--chunk-residues", chunk_residues_opt, uint64_t{1} << 40);
     if (spread > 0 && surv_path.empty() && surv_dir.empty())
         throw UsageError("--spread goes with --survivors or --model-survivors");
+    refuse_shared_paths({{"--hmm", hmm_path}, {"--db", db_path}, {"--candidates", cand_path}},
+                        {{"-o", common.output}, {"--stats", stats_path}, {"--survivors", surv_path}});
 
     std::vector<FilterModel> models;
     std::map<std::string, size_t> by_name;
@@ -112,7 +115,10 @@ int run(int argc, char** argv) {
     const std::string cand_name = cand_path == "-" ? "<stdin>" : cand_path;
     std::vector<FilterCandidates> candidates(models.size());
     if (!cand_path.empty()) {
-        for (auto& c : read_candidates(cand_path)) {
+        CandidateStream stream = read_candidates(cand_path);
+        if (stream.blank && !common.quiet)
+            warn(kTool, cand_name + " is empty: no candidates (gpu-msv's tsv starts with a header line even then)");
+        for (auto& c : stream.rows) {
             if (!c.passed) continue;  // rows of `gpu-msv --all` that failed there
             size_t mi = 0;
             if (c.model_index) {
@@ -190,27 +196,6 @@ int run(int argc, char** argv) {
     const auto& rows = res.rows;
     const auto& tally = res.tally;
 
-    std::vector<std::string> columns = kColumns;
-    if (forward) columns.insert(columns.end(), kForwardColumns.begin(), kForwardColumns.end());
-    RecordWriter writer(out, parse_format(common.format), columns);
-    writer.write_header();
-    for (size_t mi = 0; mi < models.size(); ++mi) {
-        const Hmm& h = models[mi].msv.hmm;
-        for (const FilterRow& r : rows[mi]) {
-            std::vector<Value> row{h.name, h.acc.empty() ? Value{Absent{}} : Value{h.acc}, r.name,
-                                   static_cast<int64_t>(r.length),
-                                   r.scored ? Value{fixed(r.bits, 6)} : Value{Absent{}},
-                                   r.scored ? Value{general(r.pvalue, 6)} : Value{Absent{}},
-                                   int64_t{r.skipped ? 1 : 0}, int64_t{r.passed ? 1 : 0}};
-            if (forward) {
-                row.push_back(r.fwd_scored ? Value{fixed(r.fwd_bits, 6)} : Value{Absent{}});
-                row.push_back(r.fwd_scored ? Value{general(r.fwd_pvalue, 6)} : Value{Absent{}});
-                row.push_back(int64_t{r.fwd_passed ? 1 : 0});
-            }
-            writer.write(row);
-        }
-    }
-
     nlohmann::ordered_json stats;
     stats["tool"] = kTool;
     stats["device"] = res.device;
@@ -247,10 +232,34 @@ int run(int argc, char** argv) {
                      static_cast<unsigned long long>(res.targets), res.seconds,
                      static_cast<unsigned long long>(res.cells));
     }
-    if (stats_file) stats_file->write(stats.dump(2) + "\n");
+    // The files before stdout: a reader that stops early (`| head`) ends the
+    // run quietly (BrokenPipe), and must not cost --survivors or --stats.
     if (survivors) survivors->commit();
+    if (stats_file) {
+        stats_file->write(stats.dump(2) + "\n");
+        stats_file->commit();
+    }
+    std::vector<std::string> columns = kColumns;
+    if (forward) columns.insert(columns.end(), kForwardColumns.begin(), kForwardColumns.end());
+    RecordWriter writer(out, parse_format(common.format), columns);
+    writer.write_header();
+    for (size_t mi = 0; mi < models.size(); ++mi) {
+        const Hmm& h = models[mi].msv.hmm;
+        for (const FilterRow& r : rows[mi]) {
+            std::vector<Value> row{h.name, h.acc.empty() ? Value{Absent{}} : Value{h.acc}, r.name,
+                                   static_cast<int64_t>(r.length),
+                                   r.scored ? Value{fixed(r.bits, 6)} : Value{Absent{}},
+                                   r.scored ? Value{general(r.pvalue, 6)} : Value{Absent{}},
+                                   int64_t{r.skipped ? 1 : 0}, int64_t{r.passed ? 1 : 0}};
+            if (forward) {
+                row.push_back(r.fwd_scored ? Value{fixed(r.fwd_bits, 6)} : Value{Absent{}});
+                row.push_back(r.fwd_scored ? Value{general(r.fwd_pvalue, 6)} : Value{Absent{}});
+                row.push_back(int64_t{r.fwd_passed ? 1 : 0});
+            }
+            writer.write(row);
+        }
+    }
     out.commit();
-    if (stats_file) stats_file->commit();
     trace_event("stdout-closed");
     finish_stdout();  // a pipeline waiting on our stdout goes on while the engines are freed
     return 0;

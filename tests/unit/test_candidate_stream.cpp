@@ -25,7 +25,7 @@ const std::string kHeader =
 std::vector<Candidate> read_text(const TempDir& dir, const std::string& text) {
     const auto path = (dir.path() / "c.txt").string();
     std::ofstream(path, std::ios::binary) << text;
-    return read_candidates(path);
+    return read_candidates(path).rows;
 }
 
 // One gpu-msv row as its writer makes it, in either format.
@@ -55,7 +55,8 @@ std::string row(Format f, const std::string& model, const std::string& target, i
 TEST_CASE("names come back as they were in the files, through either format") {
     TempDir dir;
     const std::vector<std::string> names{"plain", "back\\slash", "tab\there", "cr\rlf\n", "#hash", "\\t literal",
-                                         "bad\xff" "byte", "trailing\\"};
+                                         "bad\xff" "byte", "trailing\\",
+                                         std::string("nul\0byte", 8)};
     for (Format f : {Format::tsv, Format::jsonl}) {
         std::string text = f == Format::tsv ? kHeader : "";
         for (size_t i = 0; i < names.size(); ++i) text += row(f, names[i], names[names.size() - 1 - i], 3, 100 + i);
@@ -118,4 +119,19 @@ TEST_CASE("JSONL: counts and places are whole numbers, as gpu-msv writes them") 
         CAPTURE(to);
         CHECK_THROWS_WITH_AS(read_text(dir, with(from, to)), doctest::Contains(":1: bad "), InputError);
     }
+}
+
+TEST_CASE("a stream with neither header nor row is blank, one with a header alone is not") {
+    TempDir dir;
+    const auto path = (dir.path() / "c.txt").string();
+    for (const std::string& text : {std::string(), std::string("\n \n\t\n")}) {
+        std::ofstream(path, std::ios::binary) << text;
+        const CandidateStream s = read_candidates(path);
+        CHECK(s.blank);
+        CHECK(s.rows.empty());
+    }
+    std::ofstream(path, std::ios::binary) << kHeader;
+    const CandidateStream s = read_candidates(path);
+    CHECK_FALSE(s.blank);
+    CHECK(s.rows.empty());
 }

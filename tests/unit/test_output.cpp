@@ -34,7 +34,7 @@ size_t files_in(const std::filesystem::path& dir) {
     return n;
 }
 const std::vector<std::string> kCols{"name", "count", "score", "pvalue", "extra"};
-const std::vector<Value> kRow{std::string("sp|P1|a\tb\\c\nd"), int64_t{-42}, fixed(1.5, 6), general(1.25e-7, 6), Absent{}};
+const std::vector<Value> kRow{std::string("sp|P1|a\tb\\c\nd\0e", 15), int64_t{-42}, fixed(1.5, 6), general(1.25e-7, 6), Absent{}};
 }  // namespace
 
 TEST_CASE("TSV: '#' header, tab-separated, escaped text, '-' for absent values") {
@@ -48,7 +48,7 @@ TEST_CASE("TSV: '#' header, tab-separated, escaped text, '-' for absent values")
         out.commit();
     }
     CHECK(slurp(path) == "#name\tcount\tscore\tpvalue\textra\n"
-                         "sp|P1|a\\tb\\\\c\\nd\t-42\t1.500000\t1.25e-07\t-\n");
+                         "sp|P1|a\\tb\\\\c\\nd\\0e\t-42\t1.500000\t1.25e-07\t-\n");
 }
 
 TEST_CASE("JSONL: one object per row, same names, numbers as numbers, null for absent") {
@@ -63,7 +63,7 @@ TEST_CASE("JSONL: one object per row, same names, numbers as numbers, null for a
         out.commit();
     }
     CHECK(slurp(path) ==
-          "{\"name\":\"sp|P1|a\\tb\\\\c\\nd\",\"count\":-42,\"score\":1.500000,\"pvalue\":1.25e-07,\"extra\":null}\n"
+          "{\"name\":\"sp|P1|a\\tb\\\\c\\nd\\u0000e\",\"count\":-42,\"score\":1.500000,\"pvalue\":1.25e-07,\"extra\":null}\n"
           "{\"name\":\"\\\"q\\\"\",\"count\":0,\"score\":\"inf\",\"pvalue\":0,\"extra\":\"\xef\xbf\xbd\"}\n");
 }
 
