@@ -134,6 +134,15 @@ if [ "$hmm" = - ] || { [ -e "$hmm" ] && [ ! -f "$hmm" ]; }; then  # stdin, a FIF
     if [ "$hmm" = - ]; then cat; else cat -- "$hmm"; fi > "$tmp/query.hmm" || die "cannot read the models from $hmm_named"
     hmm=$tmp/query.hmm
 fi
+# hmmsearch also reads HMMER2 text and hmmpress'd binary models, which the
+# filters do not: those (and a file that is no model at all, for hmmsearch
+# to say so) get plain hmmsearch, with its results and without the filters.
+if [ "$(gzip -cdf -- "$hmm" 2> /dev/null | head -c 7 | tr -d '\0' || true)" != HMMER3/ ]; then
+    echo "gpu-hmmsearch: warning: $hmm_named is not a HMMER3 text model file (HMMER2? pressed binary?): running plain hmmsearch" >&2
+    rc=0
+    "$hmmsearch" "${args[@]}" "$hmm" "$db" || rc=$?
+    exit $rc
+fi
 common=(--device "${WARPDP_DEVICE:-auto}" --threads "${WARPDP_THREADS:-0}" --quiet)
 # Threads do not change what hmmsearch prints: without --cpu, use every core.
 cores=${cpu:-$(nproc)}; [ "$cores" -ge 1 ] || cores=1
