@@ -470,6 +470,7 @@ struct FilterPipeline::Impl {
             trace_event("msv-end", number);
             out.residues += chunk.total_residues();
             out.targets += chunk.size();
+            out.overlong.add(chunk);
             if (s.progress)
                 std::fprintf(stderr, "\r%s: %llu targets, %.3g Mres   ", s.tool.c_str(), static_cast<unsigned long long>(out.targets),
                              out.residues / 1e6);

@@ -17,6 +17,7 @@
 #include "core/fwd_profile.hpp"
 #include "core/hmm.hpp"
 #include "core/msv_model.hpp"
+#include "core/overlong_targets.hpp"
 #include "core/vit_model.hpp"
 
 namespace warpdp {
@@ -75,6 +76,7 @@ struct FilterRun {
     std::vector<std::vector<FilterRow>> rows;  // per model, database order
     std::vector<FilterTally> tally;
     uint64_t targets = 0, residues = 0, cells = 0, fwd_cells = 0, cpu_chunks = 0;
+    OverlongTargets overlong;
     double seconds = 0;
     // Waiting for the reader and the engines; the MSV, Viterbi and Forward
     // stages and the survivors (these overlap: their sum may exceed seconds).

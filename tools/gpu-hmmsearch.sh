@@ -255,11 +255,17 @@ deliver_all() {
         [ $rc = 0 ] || die "cannot write ${to/#-/stdout}" 3
     done
 }
-reported_Z() {  # (no process started: every one costs milliseconds)
+reported() {  # $1: a whole-number key of gpu-viterbi's --stats (no process started: every one costs milliseconds)
     local line
     while IFS= read -r line; do
-        if [[ $line =~ ^\ *\"Z\":\ *([0-9]+) ]]; then echo "${BASH_REMATCH[1]}"; fi
+        if [[ $line =~ ^\ *\"$1\":\ *([0-9]+) ]]; then echo "${BASH_REMATCH[1]}"; fi
     done < "$tmp/vit.json"
+}
+# hmmsearch stops at the first target over 100,000 residues, whatever its
+# score; the filters score it, and a final run only meets it if it survives.
+refuse_overlong() {
+    local n; n=$(reported targets_over_100k)
+    [ "${n:-0}" = 0 ] || die "$db holds $n target(s) longer than 100,000 residues, which hmmsearch refuses (\"Target sequence length > 100K, over comparison pipeline limit\")" 2
 }
 
 rc=0
@@ -285,8 +291,9 @@ if [ $splittable = 1 ] && [ "$nmodels" -ge 2 ] && [ "$nmodels" -le "$jobs" ] && 
     # The filters come first: the runs take the cores they leave idle.
     for i in "${order[@]}"; do launch_part "$i" "$tmp/s/$i.fa" "${WARPDP_FINAL_NICE:-10}"; done
     while [ ${#live[@]} -gt 0 ]; do reap; done
-    [ $have_Z = 1 ] || [ "$(reported_Z)" = "$Z" ] ||
-        die "the database holds $(reported_Z) records for gpu-viterbi but $Z lines start with '>'" 4
+    refuse_overlong
+    [ $have_Z = 1 ] || [ "$(reported Z)" = "$Z" ] ||
+        die "the database holds $(reported Z) records for gpu-viterbi but $Z lines start with '>'" 4
     deliver_all
 else
     # The survivors of all models in one file, then the final search.
@@ -307,8 +314,9 @@ else
     renice -n 19 -p $filters > /dev/null 2>&1 || true  # its teardown must not slow hmmsearch down
     t_filters=$EPOCHREALTIME
     trace_event filters-out
-    Z=$(reported_Z)
+    Z=$(reported Z)
     [ -n "$Z" ] || die "gpu-viterbi did not report the database size" 4
+    refuse_overlong
     zopt=(-Z "$Z"); [ $have_Z = 1 ] && zopt=()
     # hmmsearch refuses an empty file, and skips empty targets.
     [ -s "$tmp/targets.fa" ] || echo ">warpdp-empty" > "$tmp/targets.fa"

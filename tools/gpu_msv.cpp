@@ -21,6 +21,7 @@
 #include "core/msv_engine.hpp"
 #include "core/msv_search.hpp"
 #include "core/output_file.hpp"
+#include "core/overlong_targets.hpp"
 #include "core/record_writer.hpp"
 #include "core/seq_reader.hpp"
 #include "core/tool_main.hpp"
@@ -151,6 +152,7 @@ int run(int argc, char** argv) {
     // Only the names of targets that make a row are kept: a database of 10^8
     // targets would otherwise hold all its names until the end.
     uint64_t ntargets = 0;
+    OverlongTargets overlong;
     std::vector<std::vector<MsvRow>> rows(models.size());
     std::vector<std::vector<std::string>> row_names(models.size());
     std::vector<MsvModelTally> tally(models.size());
@@ -206,6 +208,7 @@ int run(int argc, char** argv) {
         decide_s += chunk_decide_s;
         residues += chunk.total_residues();
         ntargets += chunk.size();
+        overlong.add(chunk);
         if (common.progress) {
             const double s = since(t0);
             std::fprintf(stderr, "\r%s: %llu targets, %.3g Mres, %.1f Mres/s   ", kTool,
@@ -227,6 +230,7 @@ int run(int argc, char** argv) {
     stats["engine"] = engine_name;
     stats["chunks_on_cpu_while_starting"] = cpu_chunks;
     stats["targets"] = ntargets;
+    stats["targets_over_100k"] = overlong.count();
     stats["residues"] = residues;
     stats["seconds"] = seconds;
     stats["engine_seconds"] = engine_seconds;
@@ -240,6 +244,7 @@ int run(int argc, char** argv) {
                                    {"passed_msv", tally[mi].passed_msv},
                                    {"passed_bias", tally[mi].passed_bias}});
     if (!common.quiet) {
+        if (overlong.count()) warn(kTool, overlong.warning(a.db));
         for (size_t mi = 0; mi < models.size(); ++mi)
             std::fprintf(stderr, "%s: %s (M=%d): targets %llu, residues %llu, passed MSV %llu, passed bias %llu\n",
                          kTool, models[mi].hmm.name.c_str(), models[mi].bytes.M,

@@ -202,6 +202,7 @@ int run(int argc, char** argv) {
     stats["engine"] = res.engine;
     stats["chunks_on_cpu_while_starting"] = res.cpu_chunks;
     stats["Z"] = res.targets;
+    stats["targets_over_100k"] = res.overlong.count();
     stats["residues"] = res.residues;
     stats["seconds"] = res.seconds;
     stats["stage_seconds"] = {{"read_wait", res.read_wait_s}, {"engines", res.engines_s}, {"msv", res.msv_s},
@@ -221,6 +222,7 @@ int run(int argc, char** argv) {
         if (forward) stats["models"].back()["passed_fwd"] = tally[mi].passed_fwd;
     }
     if (!common.quiet) {
+        if (res.overlong.count()) warn(kTool, res.overlong.warning(db_path));
         for (size_t mi = 0; mi < models.size(); ++mi)
             std::fprintf(stderr, "%s: %s (M=%d): candidates %llu, skipped (MSV P <= F2) %llu, passed Vit %llu%s\n",
                          kTool, models[mi].msv.hmm.name.c_str(), models[mi].msv.hmm.M,
