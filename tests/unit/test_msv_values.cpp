@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -94,6 +95,24 @@ TEST_CASE("null score and P-value tails") {
     // No STATS (evparam -99999): every P-value is 1, nothing passes.
     CHECK(gumbel_surv(30.0, kEvParamUnset, kEvParamUnset) == 1.0);
     CHECK(gumbel_surv(INFINITY, kEvParamUnset, kEvParamUnset) == 1.0);
+}
+
+TEST_CASE("P-values in the subnormal range are 0, as under hmmsearch's flush-to-zero") {
+    const double tiny = std::numeric_limits<double>::min();  // the smallest normal double
+    // exp(-lambda (x - tau)) just above, at and below the smallest normal.
+    const double lambda = 0.7, tau = -4.0;
+    const double at_min = tau - std::log(tiny) / lambda;
+    CHECK(exp_surv(at_min - 1.0, tau, lambda) >= tiny);
+    for (double over : {0.01, 1.0, 10.0, 40.0}) {  // (the subnormals span 52 binades, ~51 units of x here)
+        CAPTURE(over);
+        CHECK(std::exp(-lambda * (at_min + over - tau)) > 0.0);  // subnormal in default mode
+        CHECK(exp_surv(at_min + over, tau, lambda) == 0.0);
+    }
+    CHECK(exp_surv(at_min + 300.0, tau, lambda) == 0.0);
+    // Gumbel: exp(-y) subnormal once y exceeds -log(DBL_MIN) ~ 708.4.
+    CHECK(gumbel_surv(-9.0 + 700.0 / lambda, -9.0, lambda) >= tiny);
+    CHECK(gumbel_surv(-9.0 + 720.0 / lambda, -9.0, lambda) == 0.0);
+    CHECK(gumbel_surv(-9.0 + 740.0 / lambda, -9.0, lambda) == 0.0);
 }
 
 TEST_CASE("byte MSV on real models: exact vs the float MSV of its own scores, bounded vs unquantised") {
