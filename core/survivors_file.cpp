@@ -118,7 +118,13 @@ std::FILE* open_spill(const std::string& near) {
 
 }  // namespace
 
-SurvivorsFile::SurvivorsFile(const std::string& path, size_t runs_per_model) : out_(path), runs_(runs_per_model) {
+void append_place_fillers(std::string& text, uint64_t from, uint64_t to) {
+    static const std::string one = std::string(">") + kPlaceFillerName + "\n";
+    for (; from < to; ++from) text += one;
+}
+
+SurvivorsFile::SurvivorsFile(const std::string& path, SurvivorsLayout layout)
+    : out_(path), runs_(layout.in_place ? 0 : layout.spread_runs), in_place_(layout.in_place) {
     if (runs_ > 0) spill_ = open_spill(path);
 }
 
@@ -127,6 +133,14 @@ SurvivorsFile::~SurvivorsFile() {
 }
 
 void SurvivorsFile::add(const SeqBatch& b, size_t t, std::span<const ModelWork> work) {
+    if (in_place_) {
+        const uint64_t place = b.first_index + t;
+        if (place < next_place_) throw InternalError("SurvivorsFile: survivors out of database order");
+        record_.clear();
+        append_place_fillers(record_, next_place_, place);
+        out_.write(record_);
+        next_place_ = place + 1;
+    }
     format_fasta_record(b, t, record_);
     if (!spill_) {
         out_.write(record_);
@@ -140,7 +154,14 @@ void SurvivorsFile::add(const SeqBatch& b, size_t t, std::span<const ModelWork> 
     work_first_.push_back(static_cast<uint32_t>(work_.size()));
 }
 
-void SurvivorsFile::commit() {
+void SurvivorsFile::commit(uint64_t records) {
+    if (in_place_) {
+        if (records < next_place_) throw InternalError("SurvivorsFile: the database ends before its survivors");
+        record_.clear();
+        append_place_fillers(record_, next_place_, records);
+        out_.write(record_);
+        next_place_ = records;
+    }
     if (spill_) {
         // Each model's work counts in proportion to its own total, so that
         // every model's survivors, not only the longest model's, are spread
@@ -183,10 +204,12 @@ struct ModelSurvivorStreams::Stream {
     explicit Stream(std::string path) : out(std::move(path)) {}
     AsyncOutputFile out;
     bool any = false;
+    uint64_t next_place = 0;  // in place: the database record the output has reached
 };
 
-ModelSurvivorStreams::ModelSurvivorStreams(const std::string& dir, size_t models, size_t runs_per_chunk)
-    : runs_(runs_per_chunk) {
+ModelSurvivorStreams::ModelSurvivorStreams(const std::string& dir, size_t models, SurvivorsLayout layout)
+    : layout_(layout) {
+    if (layout_.in_place) layout_.spread_runs = 0;
     for (size_t i = 0; i < models; ++i)
         streams_.push_back(std::make_unique<Stream>(dir + "/" + std::to_string(i + 1) + ".fa"));
 }
@@ -199,29 +222,39 @@ void ModelSurvivorStreams::add(size_t model, const SeqBatch& b, std::span<const 
     Stream& s = *streams_.at(model);
     std::vector<uint64_t> residues(targets.size());
     for (size_t i = 0; i < targets.size(); ++i) residues[i] = b.length(targets[i]);
-    std::vector<size_t> run = runs_ > 0 ? spread_runs(residues, work, runs_) : std::vector<size_t>{0};
+    const size_t runs = layout_.spread_runs;
+    std::vector<size_t> run = runs > 0 ? spread_runs(residues, work, runs) : std::vector<size_t>{0};
     run.push_back(targets.size());
     std::string text, record;
     for (size_t r = 0; r + 1 < run.size(); ++r) {
         uint64_t res = 0;
         for (size_t i = run[r]; i < run[r + 1]; ++i) {
+            if (layout_.in_place) {
+                const uint64_t place = b.first_index + targets[i];
+                if (place < s.next_place) throw InternalError("ModelSurvivorStreams: survivors out of database order");
+                append_place_fillers(text, s.next_place, place);
+                s.next_place = place + 1;
+            }
             format_fasta_record(b, targets[i], record);
             text += record;
             res += residues[i];
         }
-        if (runs_ > 0) append_fillers(text, spread_fillers(run[r + 1] - run[r], res));
+        if (runs > 0) append_fillers(text, spread_fillers(run[r + 1] - run[r], res));
     }
     s.out.write(std::move(text));
     s.any = true;
 }
 
-void ModelSurvivorStreams::commit() {
+void ModelSurvivorStreams::commit(uint64_t records) {
     for (auto& s : streams_) {
-        if (!s->any) {
-            std::string one;
-            append_fillers(one, 1);
-            s->out.write(std::move(one));
+        std::string rest;
+        if (layout_.in_place) {
+            if (records < s->next_place) throw InternalError("ModelSurvivorStreams: the database ends before its survivors");
+            append_place_fillers(rest, s->next_place, records);
+            s->next_place = records;
         }
+        if (rest.empty() && !s->any) append_fillers(rest, 1);
+        if (!rest.empty()) s->out.write(std::move(rest));
         s->out.commit();
     }
 }

@@ -13,6 +13,20 @@
 // fixed by -Z, domZ counts reported targets, and every target's domain
 // sampling is seeded by the target itself. Only its pipeline statistics count
 // them.
+//
+// In place (gpu-hmmsearch's layout for serial runs, --cpu 0 or 1). Without -Z, hmmsearch decides which
+// hits to keep by the E-value against the number of targets its pipeline has
+// read *so far*, and sizes the name columns of its outputs over every kept
+// hit, reported or not; with -Z every hit is judged against the whole
+// database, so a long-named hit kept early in a plain run is missing and the
+// column is narrower (found by audits, on ordinary data, with serial
+// hmmsearch). With places kept, each survivor is written at its place in the
+// database, an empty record (">e") standing for every other target, so that
+// hmmsearch run *without* -Z reads the survivors at the counts plain
+// hmmsearch reads them at, Z included, and keeps the same hits. Reading a
+// million empty records costs serial hmmsearch ~0.04 s. (With threads each
+// worker counts what it has read itself, which depends on timing, in plain
+// hmmsearch too; there the layout cost 15-25% of the pipeline's time.)
 #pragma once
 
 #include <cstdint>
@@ -32,6 +46,15 @@ inline constexpr size_t kHmmsearchBlockRecords = 1000;
 inline constexpr uint64_t kHmmsearchBlockResidues = uint64_t{1} << 20;
 // The name of the empty records that top up a run.
 inline constexpr const char* kSpreadFillerName = "warpdp-empty";
+// The name of the empty records that stand for the targets between survivors
+// kept in place (short: there is one for nearly every target).
+inline constexpr const char* kPlaceFillerName = "e";
+
+// How the survivors are laid out: as found, spread into runs, or in place.
+struct SurvivorsLayout {
+    size_t spread_runs = 0;   // > 0: spread into about that many runs (per model, or per chunk for streams)
+    bool in_place = false;    // excludes spreading
+};
 
 // hmmsearch's expected work on a target of length L that passed the Viterbi
 // filter of a model of M nodes, with Viterbi (or, when the filter was
@@ -55,10 +78,10 @@ size_t spread_fillers(size_t records, uint64_t residues);
 
 class SurvivorsFile {
 public:
-    // runs_per_model = 0: the survivors as they are; else each model's work
-    // is cut into about that many runs (hmmsearch searches the models one
-    // after another, each over all its threads).
-    SurvivorsFile(const std::string& path, size_t runs_per_model);
+    // layout.spread_runs = 0: the survivors as they are; else each model's
+    // work is cut into about that many runs (hmmsearch searches the models
+    // one after another, each over all its threads).
+    SurvivorsFile(const std::string& path, SurvivorsLayout layout);
     ~SurvivorsFile();
     SurvivorsFile(const SurvivorsFile&) = delete;
     SurvivorsFile& operator=(const SurvivorsFile&) = delete;
@@ -70,12 +93,15 @@ public:
     // Appends target t of b (call in database order); `work` has an entry for
     // each model the target survived.
     void add(const SeqBatch& b, size_t t, std::span<const ModelWork> work);
-    // Writes the file (spread if asked) and renames it into place.
-    void commit();
+    // Writes the file (spread or in place if asked: then up to the database's
+    // `records`) and renames it into place.
+    void commit(uint64_t records);
 
 private:
     OutputFile out_;
     size_t runs_;  // per model
+    bool in_place_;
+    uint64_t next_place_ = 0;  // in place: the database record the file has reached
     std::FILE* spill_ = nullptr;  // spread: the records until commit(), unlinked
     std::vector<uint64_t> starts_{0};  // spread: byte offset of each record in spill_, and the end
     std::vector<uint64_t> residues_;
@@ -89,14 +115,14 @@ private:
 // in its file), for one hmmsearch per model that searches while the filters
 // still run (gpu-hmmsearch makes them FIFOs). Each output is written by a
 // thread of its own (AsyncOutputFile), so a reader that lags never stops the
-// filters. With spreading on, a chunk's survivors of a model are cut into
+// filters. In place, the outputs are filled as SurvivorsFile's are. With spreading on, a chunk's survivors of a model are cut into
 // about that many runs of equal expected work, each topped up to a whole
 // hmmsearch block (a reader must not wait for records that come only with
 // the next chunk). An output that got no survivor holds one empty record:
 // hmmsearch refuses an empty file, and skips empty targets.
 class ModelSurvivorStreams {
 public:
-    ModelSurvivorStreams(const std::string& dir, size_t models, size_t runs_per_chunk);
+    ModelSurvivorStreams(const std::string& dir, size_t models, SurvivorsLayout layout);
     ~ModelSurvivorStreams();
     ModelSurvivorStreams(const ModelSurvivorStreams&) = delete;
     ModelSurvivorStreams& operator=(const ModelSurvivorStreams&) = delete;
@@ -104,13 +130,18 @@ public:
     // Appends the survivors `targets` (indices into b, increasing) of model
     // `model`, with their hmmsearch_work().
     void add(size_t model, const SeqBatch& b, std::span<const uint32_t> targets, std::span<const double> work);
-    void commit();
+    // Ends every output (in place: up to the database's `records`).
+    void commit(uint64_t records);
 
 private:
     struct Stream;
     std::vector<std::unique_ptr<Stream>> streams_;
-    size_t runs_;
+    SurvivorsLayout layout_;
 };
+
+// In place: appends the empty records that stand for database records
+// [from, to) to text.
+void append_place_fillers(std::string& text, uint64_t from, uint64_t to);
 
 // The FASTA text of target t of b, 60 residues a line; gaps as '.', which
 // hmmsearch's FASTA reader accepts ('-' it rejects).

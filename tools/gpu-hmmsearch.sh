@@ -5,7 +5,8 @@
 # plain hmmsearch's (only the pipeline statistics and a few header lines
 # differ), because the filter survivors are re-searched with
 # `hmmsearch -Z <number of targets>`, one run per model, each reading its
-# model's survivors as the filters find them.
+# model's survivors as the filters find them (serial runs, --cpu 0 or 1:
+# without -Z, the survivors in place; see below).
 #   gpu-hmmsearch [hmmsearch options] MODELS.hmm TARGETS.fa
 # Environment: WARPDP_DEVICE (--device of the filters, default auto),
 # WARPDP_THREADS (default: all cores), HMMSEARCH (default: hmmsearch),
@@ -163,9 +164,23 @@ t_start=$EPOCHREALTIME t_filters=
 # work, two per thread, topped up with empty records (core/survivors_file.hpp
 # says why hmmsearch's output cannot change; fewer runs leave threads idle,
 # more cost more in reading empty records than they gain: docs/benchmarks.md).
+#
+# Serial hmmsearch is exact to the byte only without -Z: it keeps a hit when
+# its E-value is reportable against the number of targets read *so far*, and
+# sizes its name columns over every kept hit, reported or not; with -Z every
+# hit is judged against the whole database, so a long-named weak hit early in
+# the file is not kept and a column is narrower (audits found it on ordinary
+# data). So with --cpu 0 or 1 the survivors go in place (--in-place: each at
+# its record number, an empty record for every other target) to a run
+# without -Z, which counts as the plain run counts. With threads, what each
+# worker has read so far depends on timing, in plain hmmsearch too, and the
+# in-place run costs 15-25% more on 1M targets (docs/benchmarks.md), so
+# threaded runs take -Z.
 forward=(--forward --F3 "$F3"); [ "${WARPDP_FORWARD:-1}" = 1 ] || forward=()
+in_place=0; [ -z "$cpu" ] || [ "$cpu" -gt 1 ] || in_place=1
+layout=(--spread "${WARPDP_SPREAD:-$((2 * cores))}"); [ $in_place = 0 ] || layout=(--in-place)
 filters_cmd=("$here/gpu-viterbi" --hmm "$hmm" --db "$db" --msv --F1 "$F1" "${nobias[@]}" --F2 "$F2" "${forward[@]}"
-             --spread "${WARPDP_SPREAD:-$((2 * cores))}" --stats "$tmp/vit.json" "${common[@]}")
+             "${layout[@]}" --stats "$tmp/vit.json" "${common[@]}")
 
 # The final search runs one hmmsearch per model, concurrently, longest models
 # first: each query's results are independent of the others' (Z is fixed by
@@ -179,7 +194,7 @@ launch_part() {  # model number, its targets, [nice level]
     [ -z "$tbl_out" ] || outs+=(--tblout "$p.tbl")
     [ -z "$dom_out" ] || outs+=(--domtblout "$p.dom")
     # (with -o, hmmsearch's stdout carries only its complaints about options)
-    nice -n "${3:-0}" "$hmmsearch" "${zopt[@]}" "${pass_args[@]}" --cpu "$cores" "${outs[@]}" "$p.hmm" "$2" \
+    nice -n "${3:-0}" "$hmmsearch" "${zopt[@]}" "${pass_args[@]}" --cpu "${cpu:-$cores}" "${outs[@]}" "$p.hmm" "$2" \
         > "$p.err" 2>&1 &
     live[$!]=$1; runs[$!]=$1
     trace_event final-start "$1"
@@ -283,7 +298,7 @@ if [ $splittable = 1 ] && [ "$nmodels" -ge 2 ] && [ "$nmodels" -le "$jobs" ] && 
     for ((i = 1; i <= nmodels; i++)); do mkfifo "$tmp/s/$i.fa"; done
     "${filters_cmd[@]}" --model-survivors "$tmp/s" > /dev/null &
     live[$!]=gpu-viterbi
-    if [ $have_Z = 1 ]; then zopt=(); else Z=$(gzip -cdf "$db" | LC_ALL=C grep -c '^>' || true); zopt=(-Z "$Z"); fi
+    if [ $have_Z = 1 ] || [ $in_place = 1 ]; then zopt=(); else Z=$(gzip -cdf "$db" | LC_ALL=C grep -c '^>' || true); zopt=(-Z "$Z"); fi
     if [ "${Z:-1}" = 0 ]; then  # nothing to search: gpu-viterbi says why
         while [ ${#live[@]} -gt 0 ]; do reap; done
         die "no sequences in $db" 2
@@ -292,7 +307,7 @@ if [ $splittable = 1 ] && [ "$nmodels" -ge 2 ] && [ "$nmodels" -le "$jobs" ] && 
     for i in "${order[@]}"; do launch_part "$i" "$tmp/s/$i.fa" "${WARPDP_FINAL_NICE:-10}"; done
     while [ ${#live[@]} -gt 0 ]; do reap; done
     refuse_overlong
-    [ $have_Z = 1 ] || [ "$(reported Z)" = "$Z" ] ||
+    [ ${#zopt[@]} = 0 ] || [ "$(reported Z)" = "$Z" ] ||
         die "the database holds $(reported Z) records for gpu-viterbi but $Z lines start with '>'" 4
     deliver_all
 else
@@ -317,7 +332,7 @@ else
     Z=$(reported Z)
     [ -n "$Z" ] || die "gpu-viterbi did not report the database size" 4
     refuse_overlong
-    zopt=(-Z "$Z"); [ $have_Z = 1 ] && zopt=()
+    zopt=(-Z "$Z"); [ $have_Z = 0 ] && [ $in_place = 0 ] || zopt=()
     # hmmsearch refuses an empty file, and skips empty targets.
     [ -s "$tmp/targets.fa" ] || echo ">warpdp-empty" > "$tmp/targets.fa"
     if [ $splittable = 0 ]; then  # (its header names the survivors' file)

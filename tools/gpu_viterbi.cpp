@@ -50,7 +50,7 @@ int run(int argc, char** argv) {
     HmmerReal F2_opt{1e-3}, F1_opt{0.02}, F3_opt{1e-5};
     size_t spread = 0;
     uint64_t chunk_residues_opt = 0;
-    bool all = false, inline_msv = false, nobias = false, forward = false;
+    bool all = false, inline_msv = false, nobias = false, forward = false, in_place = false;
     cli.tool_options().add_options()
         ("hmm", po::value<std::string>(&hmm_path)->required(), "profile HMM file (the one gpu-msv used)")
         ("db", po::value<std::string>(&db_path)->required(), "protein FASTA/FASTQ (the one gpu-msv read)")
@@ -72,6 +72,10 @@ int run(int argc, char** argv) {
          "for a final hmmsearch: cut each model's survivors (with --model-survivors: in each chunk) into about N "
          "runs of equal expected work, each topped up to 1,000 records with empty ones (hmmsearch skips them), "
          "so its threads share the work; 0: off")
+        ("in-place", po::bool_switch(&in_place),
+         "for a final hmmsearch without -Z: write each survivor at its place in the database, an empty record "
+         "standing for every other target, so that hmmsearch counts the targets as it reads them as plain "
+         "hmmsearch does (and keeps the same hits, which size its name columns); excludes --spread")
         ("stats", po::value<std::string>(&stats_path), "also write the run summary as JSON to FILE")
         ("chunk-residues", po::value<uint64_t>(&chunk_residues_opt)->default_value(0),
          "database residues held at once (0 = automatic)");
@@ -90,8 +94,9 @@ int run(int argc, char** argv) {
     if (cand_path == "-" && db_path == "-") throw UsageError("--candidates and --db cannot both be stdin");
     check_at_most("--spread", spread, 1 << 20);
     check_at_most("--chunk-residues", chunk_residues_opt, uint64_t{1} << 40);
-    if (spread > 0 && surv_path.empty() && surv_dir.empty())
-        throw UsageError("--spread goes with --survivors or --model-survivors");
+    if ((spread > 0 || in_place) && surv_path.empty() && surv_dir.empty())
+        throw UsageError(std::string(in_place ? "--in-place" : "--spread") + " goes with --survivors or --model-survivors");
+    if (spread > 0 && in_place) throw UsageError("--spread and --in-place exclude each other");
     refuse_shared_paths({{"--hmm", hmm_path}, {"--db", db_path}, {"--candidates", cand_path}},
                         {{"-o", common.output}, {"--stats", stats_path}, {"--survivors", surv_path}});
 
@@ -183,16 +188,17 @@ int run(int argc, char** argv) {
     std::optional<OutputFile> stats_file;
     if (!stats_path.empty()) stats_file.emplace(stats_path);
     std::unique_ptr<SurvivorsFile> survivors;
-    if (!surv_path.empty()) survivors = std::make_unique<SurvivorsFile>(surv_path, spread);
+    const SurvivorsLayout layout{spread, in_place};
+    if (!surv_path.empty()) survivors = std::make_unique<SurvivorsFile>(surv_path, layout);
     std::unique_ptr<ModelSurvivorStreams> model_survivors;
-    if (!surv_dir.empty()) model_survivors = std::make_unique<ModelSurvivorStreams>(surv_dir, models.size(), spread);
+    if (!surv_dir.empty()) model_survivors = std::make_unique<ModelSurvivorStreams>(surv_dir, models.size(), layout);
     // The engines live until the end: their teardown comes after our stdout is closed.
     FilterPipeline filters(models, settings);
     const FilterRun res = filters.run(cand_path.empty() ? nullptr : &candidates, survivors.get(), model_survivors.get());
     // Each model's final search (gpu-hmmsearch) finishes its last record only
     // at the end of its file: ended now, before the rows are written. These
     // files are gpu-hmmsearch's own, not outputs a user asked for.
-    if (model_survivors) model_survivors->commit();
+    if (model_survivors) model_survivors->commit(res.targets);
     const auto& rows = res.rows;
     const auto& tally = res.tally;
 
@@ -236,7 +242,7 @@ int run(int argc, char** argv) {
     }
     // The files before stdout: a reader that stops early (`| head`) ends the
     // run quietly (BrokenPipe), and must not cost --survivors or --stats.
-    if (survivors) survivors->commit();
+    if (survivors) survivors->commit(res.targets);
     if (stats_file) {
         stats_file->write(stats.dump(2) + "\n");
         stats_file->commit();

@@ -152,15 +152,15 @@ TEST_CASE("SurvivorsFile: the spread file is the plain file with empty records b
     }
     const auto plain = dir.path() / "plain.fa", spread = dir.path() / "spread.fa";
     {
-        SurvivorsFile p(plain.string(), 0), s(spread.string(), 64);
+        SurvivorsFile p(plain.string(), SurvivorsLayout{}), s(spread.string(), SurvivorsLayout{64, false});
         for (size_t t = 0; t < n; ++t) {
             if (g() % 2) continue;
             const std::vector<SurvivorsFile::ModelWork> w{{static_cast<uint32_t>(g() % 3), 1.0 + g() % 1000}};
             p.add(b, t, w);
             s.add(b, t, w);
         }
-        p.commit();
-        s.commit();
+        p.commit(n);
+        s.commit(n);
     }
     std::ifstream pin(plain), sin(spread);
     std::stringstream plain_text, kept;
@@ -187,8 +187,8 @@ TEST_CASE("SurvivorsFile: no survivors make an empty file, spread or not") {
     test::TempDir dir;
     for (size_t runs : {0, 16}) {
         const auto path = dir.path() / ("empty" + std::to_string(runs) + ".fa");
-        SurvivorsFile s(path.string(), runs);
-        s.commit();
+        SurvivorsFile s(path.string(), SurvivorsLayout{runs, false});
+        s.commit(0);
         CHECK(std::filesystem::exists(path));
         CHECK(std::filesystem::file_size(path) == 0);
     }
@@ -202,7 +202,7 @@ TEST_CASE("ModelSurvivorStreams: each model's survivors in order, every chunk's 
     const size_t models = 3;
     std::vector<std::string> want(models);
     {
-        ModelSurvivorStreams streams(dir.path().string(), models, 5);
+        ModelSurvivorStreams streams(dir.path().string(), models, SurvivorsLayout{5, false});
         for (int chunk = 0; chunk < 4; ++chunk) {
             SeqBatch b;
             const size_t n = 1 + g() % 300;
@@ -225,7 +225,7 @@ TEST_CASE("ModelSurvivorStreams: each model's survivors in order, every chunk's 
                 streams.add(m, b, targets, work);
             }
         }
-        streams.commit();
+        streams.commit(0);
     }
     const std::string filler = std::string(">") + kSpreadFillerName;
     for (size_t m = 0; m < models; ++m) {
@@ -248,5 +248,66 @@ TEST_CASE("ModelSurvivorStreams: each model's survivors in order, every chunk's 
             CHECK(records == 1);
             CHECK(fillers == 1);
         }
+    }
+}
+
+namespace {
+// Each record of the file, its name or "" for a place filler, in order.
+std::vector<std::string> record_names(const std::filesystem::path& p) {
+    std::ifstream in(p);
+    std::vector<std::string> names;
+    const std::string filler = std::string(">") + kPlaceFillerName;
+    for (std::string line; std::getline(in, line);)
+        if (line[0] == '>') names.push_back(line == filler ? "" : line.substr(1, line.find(' ') - 1));
+    return names;
+}
+}  // namespace
+
+TEST_CASE("in place: every survivor at its database record, an empty record for every other, up to the end") {
+    test::TempDir dir;
+    auto& g = test::rng();
+    const auto& abc = Alphabet::amino();
+    const size_t models = 2;
+    uint64_t first = 0;
+    std::vector<std::vector<std::string>> want_model(models);  // per database record: the survivor's name or ""
+    std::vector<std::string> want_union;
+    {
+        SurvivorsFile file((dir.path() / "all.fa").string(), SurvivorsLayout{0, true});
+        ModelSurvivorStreams streams(dir.path().string(), models, SurvivorsLayout{0, true});
+        for (int chunk = 0; chunk < 5; ++chunk) {
+            SeqBatch b;
+            b.first_index = first;
+            const size_t n = g() % 200;  // a chunk may hold nothing the filters keep
+            for (size_t i = 0; i < n; ++i) {
+                const size_t len = 1 + g() % 300;
+                for (size_t k = 0; k < len; ++k) b.residues.push_back(static_cast<uint8_t>(g() % abc.K()));
+                b.close_record("c" + std::to_string(chunk) + "t" + std::to_string(i), "");
+            }
+            std::vector<std::vector<uint32_t>> targets(models);
+            for (uint32_t t = 0; t < n; ++t) {
+                bool any = false;
+                for (size_t m = 0; m < models; ++m) {
+                    const bool kept = m == 0 && g() % 4 == 0;  // the second model keeps nothing
+                    if (kept) targets[m].push_back(t);
+                    want_model[m].push_back(kept ? b.names[t] : "");
+                    any = any || kept;
+                }
+                if (any) file.add(b, t, std::vector<SurvivorsFile::ModelWork>{{0, 1.0}});
+                want_union.push_back(any ? b.names[t] : "");
+            }
+            for (size_t m = 0; m < models; ++m)
+                streams.add(m, b, targets[m], std::vector<double>(targets[m].size(), 1.0));
+            first += n;
+        }
+        // Records after the last chunk's survivors: the database ends later.
+        for (size_t m = 0; m < models; ++m) want_model[m].resize(first + 7, "");
+        want_union.resize(first + 7, "");
+        file.commit(first + 7);
+        streams.commit(first + 7);
+    }
+    CHECK(record_names(dir.path() / "all.fa") == want_union);
+    for (size_t m = 0; m < models; ++m) {
+        CAPTURE(m);
+        CHECK(record_names(dir.path() / (std::to_string(m + 1) + ".fa")) == want_model[m]);
     }
 }
