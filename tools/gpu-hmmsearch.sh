@@ -145,7 +145,8 @@ if [ "$(gzip -cdf -- "$hmm" 2> /dev/null | head -c 7 | tr -d '\0' || true)" != H
     exit $rc
 fi
 common=(--device "${WARPDP_DEVICE:-auto}" --threads "${WARPDP_THREADS:-0}" --quiet)
-# Threads do not change what hmmsearch prints: without --cpu, use every core.
+# Threads change what hmmsearch prints only in the weak hits it keeps unseen,
+# which size its name columns (below): without --cpu, use every core.
 cores=${cpu:-$(nproc)}; [ "$cores" -ge 1 ] || cores=1
 [ -n "$cpu" ] || args+=(--cpu "$cores")
 # The models one per file, for the final runs, and their numbers longest
