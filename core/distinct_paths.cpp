@@ -16,8 +16,10 @@ namespace {
 
 bool names_a_stream(const std::string& path) { return path.empty() || path == "-"; }
 
-// Written in place rather than replaced (OutputFile): a device, FIFO or socket.
-bool written_in_place(const std::string& path) {
+// A device, FIFO or socket, links followed: OutputFile writes it in place,
+// and two outputs may share it. (A link to a regular file is checked as
+// that file: written through, it would replace the file's content.)
+bool shareable(const std::string& path) {
     struct stat st {};
     return ::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
 }
@@ -37,7 +39,7 @@ bool same_file(const std::string& a, const std::string& b) {
 void refuse_shared_paths(const std::vector<NamedPath>& inputs, const std::vector<NamedPath>& outputs) {
     for (size_t i = 0; i < outputs.size(); ++i) {
         const NamedPath& out = outputs[i];
-        if (names_a_stream(out.path) || written_in_place(out.path)) continue;
+        if (names_a_stream(out.path) || shareable(out.path)) continue;
         for (const NamedPath& in : inputs)
             if (!names_a_stream(in.path) && same_file(out.path, in.path))
                 throw UsageError(out.option + " " + out.path + " is the input of " + in.option +

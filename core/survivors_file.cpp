@@ -116,12 +116,15 @@ std::FILE* open_spill(const std::string& near) {
     throw ResourceError(near + ": cannot create a scratch file for the survivors: " + std::strerror(err));
 }
 
-}  // namespace
-
-void append_place_fillers(std::string& text, uint64_t from, uint64_t to) {
+// In place: appends to text the empty records that stand for the database
+// records from `next_place` up to `place`, which becomes the next place.
+void fill_up_to(std::string& text, uint64_t& next_place, uint64_t place) {
+    if (place < next_place) throw InternalError("survivors in place: a record number goes back");
     static const std::string one = std::string(">") + kPlaceFillerName + "\n";
-    for (; from < to; ++from) text += one;
+    for (; next_place < place; ++next_place) text += one;
 }
+
+}  // namespace
 
 SurvivorsFile::SurvivorsFile(const std::string& path, SurvivorsLayout layout)
     : out_(path), runs_(layout.in_place ? 0 : layout.spread_runs), in_place_(layout.in_place) {
@@ -134,12 +137,10 @@ SurvivorsFile::~SurvivorsFile() {
 
 void SurvivorsFile::add(const SeqBatch& b, size_t t, std::span<const ModelWork> work) {
     if (in_place_) {
-        const uint64_t place = b.first_index + t;
-        if (place < next_place_) throw InternalError("SurvivorsFile: survivors out of database order");
         record_.clear();
-        append_place_fillers(record_, next_place_, place);
+        fill_up_to(record_, next_place_, b.first_index + t);
         out_.write(record_);
-        next_place_ = place + 1;
+        ++next_place_;  // (the survivor's own)
     }
     format_fasta_record(b, t, record_);
     if (!spill_) {
@@ -156,11 +157,9 @@ void SurvivorsFile::add(const SeqBatch& b, size_t t, std::span<const ModelWork> 
 
 void SurvivorsFile::commit(uint64_t records) {
     if (in_place_) {
-        if (records < next_place_) throw InternalError("SurvivorsFile: the database ends before its survivors");
         record_.clear();
-        append_place_fillers(record_, next_place_, records);
+        fill_up_to(record_, next_place_, records);
         out_.write(record_);
-        next_place_ = records;
     }
     if (spill_) {
         // Each model's work counts in proportion to its own total, so that
@@ -230,10 +229,8 @@ void ModelSurvivorStreams::add(size_t model, const SeqBatch& b, std::span<const 
         uint64_t res = 0;
         for (size_t i = run[r]; i < run[r + 1]; ++i) {
             if (layout_.in_place) {
-                const uint64_t place = b.first_index + targets[i];
-                if (place < s.next_place) throw InternalError("ModelSurvivorStreams: survivors out of database order");
-                append_place_fillers(text, s.next_place, place);
-                s.next_place = place + 1;
+                fill_up_to(text, s.next_place, b.first_index + targets[i]);
+                ++s.next_place;  // (the survivor's own)
             }
             format_fasta_record(b, targets[i], record);
             text += record;
@@ -248,11 +245,7 @@ void ModelSurvivorStreams::add(size_t model, const SeqBatch& b, std::span<const 
 void ModelSurvivorStreams::commit(uint64_t records) {
     for (auto& s : streams_) {
         std::string rest;
-        if (layout_.in_place) {
-            if (records < s->next_place) throw InternalError("ModelSurvivorStreams: the database ends before its survivors");
-            append_place_fillers(rest, s->next_place, records);
-            s->next_place = records;
-        }
+        if (layout_.in_place) fill_up_to(rest, s->next_place, records);
         if (rest.empty() && !s->any) append_fillers(rest, 1);
         if (!rest.empty()) s->out.write(std::move(rest));
         s->out.commit();

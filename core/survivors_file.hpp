@@ -139,10 +139,6 @@ private:
     SurvivorsLayout layout_;
 };
 
-// In place: appends the empty records that stand for database records
-// [from, to) to text.
-void append_place_fillers(std::string& text, uint64_t from, uint64_t to);
-
 // The FASTA text of target t of b, 60 residues a line; gaps as '.', which
 // hmmsearch's FASTA reader accepts ('-' it rejects).
 void format_fasta_record(const SeqBatch& b, size_t t, std::string& text);
