@@ -138,22 +138,33 @@ fi
 # hmmsearch also reads HMMER2 text and hmmpress'd binary models, which the
 # filters do not: those (and a file that is no model at all, for hmmsearch
 # to say so) get plain hmmsearch, with its results and without the filters.
-if [ "$(gzip -cdf -- "$hmm" 2> /dev/null | head -c 7 | tr -d '\0' || true)" != HMMER3/ ]; then
-    echo "gpu-hmmsearch: warning: $hmm_named is not a HMMER3 text model file (HMMER2? pressed binary?): running plain hmmsearch" >&2
-    rc=0
-    "$hmmsearch" "${args[@]}" "$hmm" "$db" || rc=$?
+plain_hmmsearch() {  # $1: why, for the warning (the models from stdin go there again)
+    echo "gpu-hmmsearch: warning: $1: running plain hmmsearch" >&2
+    local rc=0
+    if [ "$hmm_named" = - ]; then "$hmmsearch" "${args[@]}" - "$db" < "$hmm" || rc=$?
+    else "$hmmsearch" "${args[@]}" "$hmm" "$db" || rc=$?; fi
     exit $rc
-fi
+}
+[ "$(gzip -cdf -- "$hmm" 2> /dev/null | head -c 7 | tr -d '\0' || true)" = HMMER3/ ] ||
+    plain_hmmsearch "$hmm_named is not a HMMER3 text model file (HMMER2? pressed binary?)"
 common=(--device "${WARPDP_DEVICE:-auto}" --threads "${WARPDP_THREADS:-0}" --quiet)
+# The models one per file, for the final runs, and their numbers longest
+# model first (the order the runs start in).
+# (The alphabet of any model that is not amino goes to a file of its own.)
+mapfile -t order < <(gzip -cdf "$hmm" | WDP_D=$tmp awk 'BEGIN { d = ENVIRON["WDP_D"] } /^HMMER/ { f = sprintf("%s/model.%d.hmm", d, ++n) }
+                         n { print > f } n && $1 == "LENG" { print $2, n }
+                         n && $1 == "ALPH" && tolower($2) != "amino" { print $2 > (d "/non-amino") }' |
+                     sort -k1,1nr -k2,2n | cut -d' ' -f2)
+nmodels=${#order[@]}
+# The filters score amino models against protein targets; hmmsearch also
+# searches DNA or RNA targets with nucleotide models: those get plain
+# hmmsearch, with its results and without the filters.
+[ ! -s "$tmp/non-amino" ] ||
+    plain_hmmsearch "$hmm_named holds $(head -n 1 "$tmp/non-amino") models, and the filters score amino models only"
 # Threads change what hmmsearch prints only in the weak hits it keeps unseen,
 # which size its name columns (below): without --cpu, use every core.
 cores=${cpu:-$(nproc)}; [ "$cores" -ge 1 ] || cores=1
 [ -n "$cpu" ] || args+=(--cpu "$cores")
-# The models one per file, for the final runs, and their numbers longest
-# model first (the order the runs start in).
-mapfile -t order < <(gzip -cdf "$hmm" | WDP_D=$tmp awk 'BEGIN { d = ENVIRON["WDP_D"] } /^HMMER/ { f = sprintf("%s/model.%d.hmm", d, ++n) }
-                         n { print > f } n && $1 == "LENG" { print $2, n }' | sort -k1,1nr -k2,2n | cut -d' ' -f2)
-nmodels=${#order[@]}
 jobs=${WARPDP_FINAL_JOBS:-$(( nmodels < cores ? nmodels : cores ))}; [ "$jobs" -ge 1 ] || jobs=1
 t_start=$EPOCHREALTIME t_filters=
 # The MSV, bias, Viterbi and Forward filters in one process (the same
