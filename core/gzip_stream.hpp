@@ -1,6 +1,11 @@
-// GzipStream: the decompressed bytes of a gzip file (RFC 1952), inflated by
-// zlib, which checks each member's CRC-32 and length. Our own rather than
-// htslib's or gzread's gzip layer because of what follows the last member:
+// GzipStream: the decompressed bytes of a gzip file (RFC 1952). Each
+// member's header is read here; its deflate data is inflated by ISA-L's
+// igzip, which checks the trailer (CRC-32 and length). igzip rather than
+// zlib for speed: a plain gzip file is inflated on one thread, which bounds
+// the reading of a gzip database, and igzip inflates 2.5-3x faster
+// (docs/benchmarks.md). The header not by igzip: version 2.30 (Debian 12)
+// checks a header's own CRC (FHCRC) wrongly when the header spans two reads.
+// Our own stream rather than htslib's or gzread's gzip layer because of what follows the last member:
 // htslib fails on the zero padding that gzip accepts (tape blocks, some
 // download tools), and gzread ignores anything there, so a second member
 // with a damaged header would be dropped in silence. Here, as with
@@ -38,14 +43,17 @@ public:
 private:
     enum class Between { another_member, end, failed };
     bool refill();
+    bool next_byte(uint8_t& b);
+    bool read_header();
     Between after_member();
     void fail(std::string reason);
 
-    struct Zlib;
-    std::unique_ptr<Zlib> z_;
+    struct Inflater;
+    std::unique_ptr<Inflater> z_;
     Pull pull_;
     std::vector<uint8_t> in_;
     bool input_ended_ = false;  // pull_ returned 0
+    bool in_header_ = true;     // the current member's header is still to be read
     bool in_member_ = true;     // inflate has not yet ended the current member
     bool done_ = false;
     std::string reason_;  // set once failed

@@ -4,7 +4,7 @@
 # when something has to be installed. Needs root (or sudo) only in that case.
 set -euo pipefail
 
-build_pkgs=(cmake make g++ pkg-config libhts-dev zlib1g-dev
+build_pkgs=(cmake make g++ pkg-config libhts-dev libisal-dev zlib1g-dev
             libboost-program-options-dev nlohmann-json3-dev doctest-dev)
 # openmpi-bin: NDist and SeqDist are MPI programs; without it they cannot start.
 oracle_pkgs=(hmmer hmmer-examples ampliconnoise openmpi-bin vsearch-examples parasail fasta3)

@@ -135,7 +135,7 @@ TEST_CASE("anything else after the last member is refused, after the text before
         {std::string(100, '\0') + "x", "unexpected data after the zero padding that ends the gzip data"},
         {std::string(3, '\0') + member, "unexpected data after the zero padding that ends the gzip data"},
         {"\x1f", "truncated gzip file (unexpected end of compressed data)"},
-        {"\x1f\x8c\x08\x00", "corrupt gzip data (incorrect header check)"},
+        {std::string("\x1f\x8c\x08\x00", 4) + std::string(20, 'x'), "corrupt gzip data (invalid gzip header)"},
     };
     for (const Tail& t : tails) {
         const size_t pull = any_piece();
@@ -202,4 +202,59 @@ TEST_CASE("a read error of the input is reported with its errno") {
     }
     CHECK(got == -1);
     CHECK(z.failure_reason() == std::string("read error: ") + std::strerror(EIO));
+}
+
+namespace {
+
+// A member with every optional header field (RFC 1952 2.3: FEXTRA, FNAME,
+// FCOMMENT, FHCRC), which `gzip -d` reads; zlib's deflate never writes them.
+std::string member_with_every_header_field(const std::string& text) {
+    std::string header("\x1f\x8b\x08\x1e\x01\x02\x03\x04\x00\x03", 10);
+    header += std::string("\x05\x00" "AB\x01\x00z", 6);  // XLEN = 5: one subfield "AB" of 1 byte, and one more byte
+    header += std::string("reads.fa") + '\0' + "a comment" + '\0';
+    const uLong hcrc = crc32(0, reinterpret_cast<const Bytef*>(header.data()), static_cast<uInt>(header.size()));
+    header += static_cast<char>(hcrc & 0xff);
+    header += static_cast<char>((hcrc >> 8) & 0xff);
+    z_stream s{};
+    REQUIRE(deflateInit2(&s, 6, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) == Z_OK);  // raw deflate
+    std::string body(deflateBound(&s, static_cast<uLong>(text.size())) + 64, '\0');
+    s.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(text.data()));
+    s.avail_in = static_cast<uInt>(text.size());
+    s.next_out = reinterpret_cast<Bytef*>(body.data());
+    s.avail_out = static_cast<uInt>(body.size());
+    REQUIRE(deflate(&s, Z_FINISH) == Z_STREAM_END);
+    body.resize(s.total_out);
+    deflateEnd(&s);
+    const uLong crc = crc32(0, reinterpret_cast<const Bytef*>(text.data()), static_cast<uInt>(text.size()));
+    std::string trailer;
+    for (uLong v : {crc, static_cast<uLong>(text.size())})
+        for (int b = 0; b < 4; ++b) trailer += static_cast<char>((v >> (8 * b)) & 0xff);
+    return header + body + trailer;
+}
+
+}  // namespace
+
+TEST_CASE("a header with a name, a comment, an extra field and its own CRC reads as any other") {
+    const std::string text = random_payload(static_cast<size_t>(uniform(0, 200000)));
+    const std::string member = member_with_every_header_field(text);
+    const size_t pull = any_piece();
+    CAPTURE(pull);
+    const Outcome o = inflate_all(member + gzip(text, 1), pull, any_piece());
+    CHECK(o.reason.empty());
+    CHECK(o.text == text + text);
+
+    std::string bad_hcrc = member;
+    bad_hcrc[36] = static_cast<char>(bad_hcrc[36] ^ 0x40);  // the header CRC's first byte
+    CHECK(inflate_all(bad_hcrc, pull, any_piece()).reason == "corrupt gzip data (header CRC mismatch)");
+}
+
+TEST_CASE("a trailer whose CRC-32 or length disagrees with the data is refused") {
+    const std::string text = random_payload(static_cast<size_t>(uniform(1, 50000)));
+    const std::string member = gzip(text, 6);
+    for (size_t from_end = 1; from_end <= 8; ++from_end) {  // length bytes, then CRC bytes
+        std::string damaged = member;
+        damaged[damaged.size() - from_end] = static_cast<char>(damaged[damaged.size() - from_end] ^ 0x01);
+        CAPTURE(from_end);
+        CHECK(inflate_all(damaged, any_piece(), any_piece()).reason == "corrupt gzip data (CRC-32 or length check failed)");
+    }
 }
