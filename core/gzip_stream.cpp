@@ -5,7 +5,7 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <climits>
+#include <cstdint>
 #include <cstring>
 
 #include "core/errors.hpp"

@@ -177,19 +177,30 @@ t_start=$EPOCHREALTIME t_filters=
 # says why hmmsearch's output cannot change; fewer runs leave threads idle,
 # more cost more in reading empty records than they gain: docs/benchmarks.md).
 #
-# Serial hmmsearch is exact to the byte only without -Z: it keeps a hit when
-# its E-value is reportable against the number of targets read *so far*, and
-# sizes its name columns over every kept hit, reported or not; with -Z every
-# hit is judged against the whole database, so a long-named weak hit early in
-# the file is not kept and a column is narrower (audits found it on ordinary
-# data). So with --cpu 0 or 1 the survivors go in place (--in-place: each at
-# its record number, an empty record for every other target) to a run
-# without -Z, which counts as the plain run counts. With threads, what each
-# worker has read so far depends on timing, in plain hmmsearch too, and the
-# in-place run costs 15-25% more on 1M targets (docs/benchmarks.md), so
-# threaded runs take -Z.
+# hmmsearch is exact to the byte only without -Z: it keeps a hit when its
+# E-value is reportable against the number of targets read *so far* (with
+# threads: by the worker that read it), and sizes its name columns over every
+# kept hit, reported or not; with -Z every hit is judged against the whole
+# database, so a long-named weak hit early in the file is not kept and a
+# column is narrower (audits found it on ordinary data, serial and threaded).
+# So the survivors go in place (--in-place: each at its record number, an
+# empty record for every other target) to a run without -Z, which reads the
+# records as the plain run reads them: serial runs (--cpu 0 or 1) count as
+# the plain run counts, and threaded runs are dealt the same blocks of
+# records (1,000 each), whatever the number of threads: a database of one
+# block is exact. Which worker takes which block of several depends on
+# timing and on the number of threads, in plain hmmsearch too, so there a
+# threaded run is exact only as often as plain hmmsearch repeats itself;
+# and reading the empty records costs a threaded run 15-25% on 1M targets
+# (docs/benchmarks.md). So threaded runs on a database file over 64 MiB take
+# -Z and all the cores' speed; on smaller ones the empty records cost at
+# most a few milliseconds.
+in_place_bytes=$((64 << 20))
 forward=(--forward --F3 "$F3"); [ "${WARPDP_FORWARD:-1}" = 1 ] || forward=()
-in_place=0; [ -z "$cpu" ] || [ "$cpu" -gt 1 ] || in_place=1
+in_place=0
+if { [ -n "$cpu" ] && [ "$cpu" -le 1 ]; } || [ "$(stat -L -c %s -- "$db" 2> /dev/null || echo 0)" -le $in_place_bytes ]; then
+    in_place=1
+fi
 layout=(--spread "${WARPDP_SPREAD:-$((2 * cores))}"); [ $in_place = 0 ] || layout=(--in-place)
 filters_cmd=("$here/gpu-viterbi" --hmm "$hmm" --db "$db" --msv --F1 "$F1" "${nobias[@]}" --F2 "$F2" "${forward[@]}"
              "${layout[@]}" --stats "$tmp/vit.json" "${common[@]}")
