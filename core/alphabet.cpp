@@ -9,7 +9,9 @@ namespace warpdp {
 Alphabet::Alphabet(AlphabetKind kind, std::string_view name, std::string_view symbols, int K)
     : kind_(kind), name_(name), symbols_(symbols), K_(K), Kp_(static_cast<int>(symbols.size())) {
     inmap_.fill(kIllegal);
-    for (unsigned char c : std::string_view(" \t\r\v\f")) inmap_[c] = kIgnored;
+    // Easel's FASTA reader skips these three in sequence lines and refuses
+    // the other blanks (vertical tab, form feed) as it refuses any other byte.
+    for (unsigned char c : std::string_view(" \t\r")) inmap_[c] = kIgnored;
     for (int code = 0; code < Kp_; ++code) {
         const auto c = static_cast<unsigned char>(symbols_[static_cast<size_t>(code)]);
         if (c == '-') continue;  // hmmsearch's FASTA reader rejects '-' itself

@@ -17,7 +17,7 @@ enum class AlphabetKind { amino, dna, rna };
 class Alphabet {
 public:
     // What one input byte becomes when a sequence file is read.
-    static constexpr int8_t kIgnored = -1;  // whitespace and CR: skipped
+    static constexpr int8_t kIgnored = -1;  // space, tab and CR: skipped
     static constexpr int8_t kIllegal = -2;  // anything else not in the alphabet
 
     static const Alphabet& amino();
@@ -36,7 +36,7 @@ public:
     char symbol(int code) const noexcept { return symbols_[static_cast<size_t>(code)]; }
 
     // Code for a byte of a sequence file (FASTA/FASTQ), following hmmsearch:
-    // case-insensitive, '.' and '_' are gaps, '-' itself is illegal, spaces ignored.
+    // case-insensitive, '.' and '_' are gaps, '-' itself is illegal, space, tab and CR ignored.
     int8_t digitize(unsigned char c) const noexcept { return inmap_[c]; }
 
     // True for codes that are canonical or degenerate residues (not gap, *, ~).
