@@ -129,17 +129,24 @@ bool HmmReader::next(Hmm& out) {
     auto need = [&](const char* what) {
         if (!get()) throw fail(std::string("truncated model: end of file while expecting ") + what + " (missing '//'?)");
     };
+    // Numbers as HMMER reads them (atoi/atof), a leading '+' included, but
+    // whole: a token with anything after its number is refused.
+    const auto unsigned_part = [](std::string_view t) {
+        return t.size() > 1 && t[0] == '+' && t[1] != '-' && t[1] != '+' ? t.substr(1) : t;
+    };
     auto parse_int = [&](std::string_view t, const char* what) {
         int v = 0;
-        const auto r = std::from_chars(t.data(), t.data() + t.size(), v);
-        if (r.ec != std::errc() || r.ptr != t.data() + t.size())
+        const std::string_view u = unsigned_part(t);
+        const auto r = std::from_chars(u.data(), u.data() + u.size(), v);
+        if (r.ec != std::errc() || r.ptr != u.data() + u.size())
             throw fail(std::string("non-numeric ") + what + " " + quoted(t));
         return v;
     };
     auto parse_real = [&](std::string_view t, const char* what) {
         double v = 0;
-        const auto r = std::from_chars(t.data(), t.data() + t.size(), v);
-        if (r.ec != std::errc() || r.ptr != t.data() + t.size() || !std::isfinite(v))
+        const std::string_view u = unsigned_part(t);
+        const auto r = std::from_chars(u.data(), u.data() + u.size(), v);
+        if (r.ec != std::errc() || r.ptr != u.data() + u.size() || !std::isfinite(v))
             throw fail(std::string("non-numeric ") + what + " " + quoted(t));
         return v;
     };
@@ -153,8 +160,9 @@ bool HmmReader::next(Hmm& out) {
         const float neg = static_cast<float>(-f);
         return std::exp(neg);  // float overload: expf, as HMMER does
     };
+    // HMMER reads the fields it expects and ignores the rest of the line.
     auto expect_fields = [&](size_t n, const char* what) {
-        if (ln.tok.size() != n)
+        if (ln.tok.size() < n)
             throw fail(std::string(what) + ": expected " + std::to_string(n) + " fields, found " + std::to_string(ln.tok.size()));
     };
 
@@ -208,8 +216,10 @@ bool HmmReader::next(Hmm& out) {
             else throw fail("unknown alphabet " + quoted(a) + " (expected amino, DNA or RNA)");
             have_alph = true;
         } else if (tag == "STATS") {
-            if (ln.tok.size() < 3 || ln.tok[1] != "LOCAL") throw fail("malformed STATS line");
-            const std::string_view kind = ln.tok[2];
+            // (HMMER compares these keywords without regard to case.)
+            if (ln.tok.size() < 3 || !iequals(ln.tok[1], "LOCAL")) throw fail("malformed STATS line");
+            std::string kind(ln.tok[2]);
+            for (char& c : kind) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
             if (v == 'a') {
                 // Legacy 3/a: one value per line; MSV and Viterbi share mu, all lambdas equal.
                 expect_fields(4, "STATS line");
@@ -218,7 +228,7 @@ bool HmmReader::next(Hmm& out) {
                 if (kind == "VLAMBDA") { h.evparam[kMsvLambda] = h.evparam[kVitLambda] = h.evparam[kFwdLambda] = x; stats_seen |= 1; }
                 else if (kind == "VMU") { h.evparam[kMsvMu] = h.evparam[kVitMu] = x; stats_seen |= 2; }
                 else if (kind == "FTAU") { h.evparam[kFwdTau] = x; stats_seen |= 4; }
-                else throw fail("unknown STATS line " + quoted(kind));
+                else throw fail("unknown STATS line " + quoted(ln.tok[2]));
             } else {
                 expect_fields(5, "STATS line");
                 const float a = static_cast<float>(parse_real(ln.tok[3], "STATS value"));
@@ -227,7 +237,7 @@ bool HmmReader::next(Hmm& out) {
                 if (kind == "MSV") { h.evparam[kMsvMu] = a; h.evparam[kMsvLambda] = b; stats_seen |= 1; }
                 else if (kind == "VITERBI") { h.evparam[kVitMu] = a; h.evparam[kVitLambda] = b; stats_seen |= 2; }
                 else if (kind == "FORWARD") { h.evparam[kFwdTau] = a; h.evparam[kFwdLambda] = b; stats_seen |= 4; }
-                else throw fail("unknown STATS line " + quoted(kind));
+                else throw fail("unknown STATS line " + quoted(ln.tok[2]));
             }
         }
         // Every other tag is bookkeeping the filters never use.

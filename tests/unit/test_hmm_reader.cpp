@@ -183,6 +183,31 @@ TEST_CASE("legacy formats 3/a..3/e (hmmconvert) read as the same model") {
     }
 }
 
+TEST_CASE("what HMMER's reader also takes reads as the same model: STATS keywords in any case, extra fields at a line's end, a leading '+'") {
+    TempDir dir;
+    const std::string fn3 = slurp(kHmmerTutorial + "fn3.hmm");
+    const Hmm ref = read_all_hmms(kHmmerTutorial + "fn3.hmm").at(0);
+    std::string t = replace_once(fn3, "STATS LOCAL MSV", "STATS local msv");
+    t = replace_once(t, "STATS LOCAL FORWARD", "STATS Local Forward");
+    t = replace_once(t, "0.09796  2.38361  6.81068  0.10064  2.34607  0.48576  0.95510",
+                     "0.09796  2.38361  6.81068  0.10064  2.34607  0.48576  0.95510  extra tokens");
+    t = replace_once(t, "3.93889      1 p - -", "+3.93889      1 p - - - more");
+    t = replace_once(t, "LENG  86", "LENG  +86");
+    const Hmm h = read_all_hmms(dir.write("lenient.hmm", t).string()).at(0);
+    CHECK(h.M == ref.M);
+    CHECK(h.t == ref.t);
+    CHECK(h.mat == ref.mat);
+    CHECK(h.ins == ref.ins);
+    CHECK(h.compo == ref.compo);
+    CHECK(h.evparam == ref.evparam);
+    // Signs that atof would take but that are no number of a save file.
+    for (const char* bad : {"++3.93889", "+-3.93889", "+"}) {
+        CAPTURE(bad);
+        const std::string b = replace_once(fn3, "3.93889      1 p", std::string(bad) + "      1 p");
+        expect_error(dir, b, line_of(b, std::string(bad) + "      1 p"), "non-numeric");
+    }
+}
+
 TEST_CASE("a model without STATS or COMPO is read, flagged, not rejected") {
     TempDir dir;
     std::string t = slurp(kHmmerTutorial + "fn3.hmm");
