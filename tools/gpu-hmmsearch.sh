@@ -24,7 +24,7 @@ trace_event() { [ -z "${WARPDP_TRACE:-}" ] || echo "warpdp-trace $EPOCHREALTIME 
 trace_event wrapper-start
 
 for a in "$@"; do [ "$a" != -h ] || exec "$hmmsearch" -h; done
-F1=0.02 F2=0.001 F3=1e-5 nobias=() have_Z=0 plain_only=0 cpu=
+F1=0.02 F2=0.001 F3=1e-5 nobias=() have_Z=0 plain_only=0 cpu= cutoff=
 main_out= tbl_out= dom_out= splittable=1
 args=()      # every option, for a single final hmmsearch
 pass_args=() # the options but -o/--tblout/--domtblout/--cpu, for one run per model
@@ -67,6 +67,7 @@ while [ $# -gt 2 ]; do
     case "$opt" in
         --max|--restrictdb_n|--restrictdb_stkey|--ssifile) plain_only=1 ;;
         --nobias) nobias=(--nobias) ;;
+        --cut_ga|--cut_tc|--cut_nc) cutoff=${opt#--cut_} ;;
         -h) exec "$hmmsearch" -h ;;
     esac
     if [[ "$takes_value" == *" $opt "* ]]; then
@@ -161,6 +162,15 @@ nmodels=${#order[@]}
 # hmmsearch, with its results and without the filters.
 [ ! -s "$tmp/non-amino" ] ||
     plain_hmmsearch "$hmm_named holds $(head -n 1 "$tmp/non-amino") models, and the filters score amino models only"
+# hmmsearch stops at the first model without the bit thresholds that
+# --cut_ga/--cut_tc/--cut_nc ask for, after the results of the models before
+# it; here the outputs appear whole or not at all, so that model is named
+# before any work.
+if [ -n "$cutoff" ]; then
+    lacking=$(gzip -cdf -- "$hmm" | LC_ALL=C awk -v tag="${cutoff^^}" '/^HMMER3/ { has = 0 } $1 == "NAME" { name = $2 }
+        $1 == tag { has = 1 } $1 == "HMM" { if (!has) { print name; exit } }' || true)
+    [ -z "$lacking" ] || die "${cutoff^^} bit thresholds unavailable on model $lacking"
+fi
 # Threads change what hmmsearch prints only in the weak hits it keeps unseen,
 # which size its name columns (below): without --cpu, use every core.
 cores=${cpu:-$(nproc)}; [ "$cores" -ge 1 ] || cores=1
@@ -231,8 +241,9 @@ reap() {  # waits for one of the given runs (default: all in `live`); the first 
     [ $rc = 0 ] && return
     [ "$what" = gpu-viterbi ] && die "the filters failed (gpu-viterbi exit status $rc)" $(( rc < 128 ? rc : 4 ))
     # (its first two lines: "Fatal exception (source file ..., line ...):" then the reason)
-    die "hmmsearch failed (exit status $rc) on model $what of $hmm_named: $(grep -m 2 . "$tmp/model.$what.err" | paste -sd ' ')" \
-        $(( rc < 128 ? rc : 4 ))
+    local why; why=$(grep -m 2 . "$tmp/model.$what.err" | paste -sd ' ' || true)
+    [ -n "$why" ] || [ "$rc" -le 128 ] || why="killed by signal $((rc - 128)) ($(kill -l $((rc - 128)) 2> /dev/null || echo '?'))"
+    die "hmmsearch failed (exit status $rc) on model $what of $hmm_named: ${why:-no message}" $(( rc < 128 ? rc : 4 ))
 }
 # The user's file names reach awk through the environment: `awk -v` would
 # expand the backslash escapes in them.
