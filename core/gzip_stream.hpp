@@ -6,12 +6,12 @@
 // and the sequence reader reads gzip 1.4-1.5x faster with it
 // (docs/benchmarks.md). The header not by igzip: version 2.30 (Debian 12)
 // checks a header's own CRC (FHCRC) wrongly when the header spans two reads.
-// Our own stream rather than htslib's or gzread's gzip layer because of what follows the last member:
-// htslib fails on the zero padding that gzip accepts (tape blocks, some
-// download tools), and gzread ignores anything there, so a second member
-// with a damaged header would be dropped in silence. Here, as with
-// `gzip -d`: more members are read on, zero bytes after the last one end
-// the data, and anything else there is an error.
+// Our own stream rather than htslib's or gzread's gzip layer because of what
+// follows the last member: htslib fails on the zero padding that gzip
+// accepts (tape blocks, some download tools), and gzread ignores anything
+// there, so a second member with a damaged header would be dropped in
+// silence. Here, as with `gzip -d`: more members are read on, zero bytes
+// after the last one end the data, and anything else there is an error.
 #pragma once
 
 #include <cstddef>

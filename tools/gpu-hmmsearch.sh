@@ -151,11 +151,16 @@ plain_hmmsearch() {  # $1: why, for the warning (the models from stdin go there 
 common=(--device "${WARPDP_DEVICE:-auto}" --threads "${WARPDP_THREADS:-0}" --quiet)
 # The models one per file, for the final runs, and their numbers longest
 # model first (the order the runs start in).
-# (The alphabet of any model that is not amino goes to a file of its own.)
-mapfile -t order < <(gzip -cdf "$hmm" | WDP_D=$tmp awk 'BEGIN { d = ENVIRON["WDP_D"] } /^HMMER/ { f = sprintf("%s/model.%d.hmm", d, ++n) }
-                         n { print > f } n && $1 == "LENG" { print $2, n }
-                         n && $1 == "ALPH" && tolower($2) != "amino" { print $2 > (d "/non-amino") }' |
-                     sort -k1,1nr -k2,2n | cut -d' ' -f2)
+# (Also to files of their own: the alphabet of any model that is not amino,
+# and the name of the first model without the thresholds --cut_* asks for.)
+mapfile -t order < <(gzip -cdf "$hmm" | WDP_D=$tmp WDP_CUT=${cutoff^^} awk '
+    BEGIN { d = ENVIRON["WDP_D"]; cut = ENVIRON["WDP_CUT"] }
+    /^HMMER/ { f = sprintf("%s/model.%d.hmm", d, ++n); has_cut = 0 }
+    n { print > f } n && $1 == "LENG" { print $2, n } n && $1 == "NAME" { name = $2 }
+    n && $1 == "ALPH" && tolower($2) != "amino" { print $2 > (d "/non-amino") }
+    n && cut != "" && $1 == cut { has_cut = 1 }
+    n && cut != "" && $1 == "HMM" && !has_cut && !lacking { lacking = 1; print name > (d "/lacking-cutoff") }' |
+    sort -k1,1nr -k2,2n | cut -d' ' -f2)
 nmodels=${#order[@]}
 # The filters score amino models against protein targets; hmmsearch also
 # searches DNA or RNA targets with nucleotide models: those get plain
@@ -166,11 +171,7 @@ nmodels=${#order[@]}
 # --cut_ga/--cut_tc/--cut_nc ask for, after the results of the models before
 # it; here the outputs appear whole or not at all, so that model is named
 # before any work.
-if [ -n "$cutoff" ]; then
-    lacking=$(gzip -cdf -- "$hmm" | LC_ALL=C awk -v tag="${cutoff^^}" '/^HMMER3/ { has = 0 } $1 == "NAME" { name = $2 }
-        $1 == tag { has = 1 } $1 == "HMM" { if (!has) { print name; exit } }' || true)
-    [ -z "$lacking" ] || die "${cutoff^^} bit thresholds unavailable on model $lacking"
-fi
+[ ! -s "$tmp/lacking-cutoff" ] || die "${cutoff^^} bit thresholds unavailable on model $(head -n 1 "$tmp/lacking-cutoff")"
 # Threads change what hmmsearch prints only in the weak hits it keeps unseen,
 # which size its name columns (below): without --cpu, use every core.
 cores=${cpu:-$(nproc)}; [ "$cores" -ge 1 ] || cores=1

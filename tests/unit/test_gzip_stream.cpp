@@ -20,9 +20,10 @@ using warpdp::test::uniform;
 
 namespace {
 
-std::string gzip(const std::string& text, int level) {
+// zlib's deflate; window_bits 15 + 16 gives a gzip member, -15 raw deflate data.
+std::string deflate_text(const std::string& text, int level, int window_bits) {
     z_stream s{};
-    REQUIRE(deflateInit2(&s, level, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) == Z_OK);
+    REQUIRE(deflateInit2(&s, level, Z_DEFLATED, window_bits, 8, Z_DEFAULT_STRATEGY) == Z_OK);
     std::string out(deflateBound(&s, static_cast<uLong>(text.size())) + 64, '\0');
     s.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(text.data()));
     s.avail_in = static_cast<uInt>(text.size());
@@ -33,6 +34,8 @@ std::string gzip(const std::string& text, int level) {
     deflateEnd(&s);
     return out;
 }
+
+std::string gzip(const std::string& text, int level) { return deflate_text(text, level, 15 + 16); }
 
 // Text of mixed compressibility: sequence-like runs and random bytes.
 std::string random_payload(size_t n) {
@@ -215,16 +218,7 @@ std::string member_with_every_header_field(const std::string& text) {
     const uLong hcrc = crc32(0, reinterpret_cast<const Bytef*>(header.data()), static_cast<uInt>(header.size()));
     header += static_cast<char>(hcrc & 0xff);
     header += static_cast<char>((hcrc >> 8) & 0xff);
-    z_stream s{};
-    REQUIRE(deflateInit2(&s, 6, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) == Z_OK);  // raw deflate
-    std::string body(deflateBound(&s, static_cast<uLong>(text.size())) + 64, '\0');
-    s.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(text.data()));
-    s.avail_in = static_cast<uInt>(text.size());
-    s.next_out = reinterpret_cast<Bytef*>(body.data());
-    s.avail_out = static_cast<uInt>(body.size());
-    REQUIRE(deflate(&s, Z_FINISH) == Z_STREAM_END);
-    body.resize(s.total_out);
-    deflateEnd(&s);
+    const std::string body = deflate_text(text, 6, -15);
     const uLong crc = crc32(0, reinterpret_cast<const Bytef*>(text.data()), static_cast<uInt>(text.size()));
     std::string trailer;
     for (uLong v : {crc, static_cast<uLong>(text.size())})
