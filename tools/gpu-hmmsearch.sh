@@ -233,6 +233,11 @@ launch_part() {  # model number, its targets, [nice level]
     live[$!]=$1; runs[$!]=$1
     trace_event final-start "$1"
 }
+failure_reason() {  # $1: a failed hmmsearch's output, $2: its exit status
+    local why; why=$(grep -m 2 . "$1" | paste -sd ' ' || true)
+    [ -n "$why" ] || [ "$2" -le 128 ] || why="killed by signal $(($2 - 128)) ($(kill -l $(($2 - 128)) 2> /dev/null || echo '?'))"
+    echo "${why:-no message}"
+}
 reap() {  # waits for one of the given runs (default: all in `live`); the first failure stops everything
     local rc=0 pid
     wait -n -p pid "${@:-${!live[@]}}" 2> /dev/null || rc=$?  # (no job notice from bash: the message below says it)
@@ -242,9 +247,8 @@ reap() {  # waits for one of the given runs (default: all in `live`); the first 
     [ $rc = 0 ] && return
     [ "$what" = gpu-viterbi ] && die "the filters failed (gpu-viterbi exit status $rc)" $(( rc < 128 ? rc : 4 ))
     # (its first two lines: "Fatal exception (source file ..., line ...):" then the reason)
-    local why; why=$(grep -m 2 . "$tmp/model.$what.err" | paste -sd ' ' || true)
-    [ -n "$why" ] || [ "$rc" -le 128 ] || why="killed by signal $((rc - 128)) ($(kill -l $((rc - 128)) 2> /dev/null || echo '?'))"
-    die "hmmsearch failed (exit status $rc) on model $what of $hmm_named: ${why:-no message}" $(( rc < 128 ? rc : 4 ))
+    die "hmmsearch failed (exit status $rc) on model $what of $hmm_named: $(failure_reason "$tmp/model.$what.err" $rc)" \
+        $(( rc < 128 ? rc : 4 ))
 }
 # The user's file names reach awk through the environment: `awk -v` would
 # expand the backslash escapes in them.
@@ -318,6 +322,29 @@ refuse_overlong() {
     [ "${n:-0}" = 0 ] || die "$db holds $n target(s) longer than 100,000 residues, which hmmsearch refuses (\"Target sequence length > 100K, over comparison pipeline limit\")" 2
 }
 
+# hmmsearch checks its options before it reads a target, and refuses some
+# values only there (-E 0, --textw 50, ...): a run on the first model and
+# one empty target checks them beside the filters, and one it refuses stops
+# the filters (their pid: $1) instead of failing the first final run after
+# the whole filter stage. (-A and --pfamtblout write to /dev/null there.)
+start_preflight() {
+    local a=() i
+    for ((i = 0; i < ${#pass_args[@]}; i++)); do
+        a+=("${pass_args[i]}")
+        case "${pass_args[i]}" in -A|--pfamtblout) a+=(/dev/null); i=$((i + 1)) ;; esac
+    done
+    printf '>warpdp-preflight\n' > "$tmp/preflight.fa"
+    { "$hmmsearch" "${a[@]}" --cpu 0 -o /dev/null "$tmp/model.1.hmm" "$tmp/preflight.fa" > "$tmp/preflight.err" 2>&1 ||
+        { prc=$?; kill "$1" 2> /dev/null; exit $prc; }; } 2> /dev/null &
+    preflight=$!
+}
+check_preflight() {
+    local rc=0
+    wait "$preflight" || rc=$?
+    [ $rc = 0 ] || [ $rc -gt 128 ] || die "hmmsearch refuses the options: $(failure_reason "$tmp/preflight.err" $rc)" $rc
+    [ $rc = 0 ] || die "hmmsearch failed (exit status $rc) checking the options: $(failure_reason "$tmp/preflight.err" $rc)" 4
+}
+
 rc=0
 fasta_db() { [ "$(gzip -cdf "$db" 2> /dev/null | head -c 1 || true)" = ">" ]; }
 if [ $splittable = 1 ] && [ "$nmodels" -ge 2 ] && [ "$nmodels" -le "$jobs" ] && fasta_db; then
@@ -333,7 +360,9 @@ if [ $splittable = 1 ] && [ "$nmodels" -ge 2 ] && [ "$nmodels" -le "$jobs" ] && 
     for ((i = 1; i <= nmodels; i++)); do mkfifo "$tmp/s/$i.fa"; done
     "${filters_cmd[@]}" --model-survivors "$tmp/s" > /dev/null &
     live[$!]=gpu-viterbi
+    start_preflight $!
     if [ $have_Z = 1 ] || [ $in_place = 1 ]; then zopt=(); else Z=$(gzip -cdf "$db" | LC_ALL=C grep -c '^>' || true); zopt=(-Z "$Z"); fi
+    check_preflight
     if [ "${Z:-1}" = 0 ]; then  # nothing to search: gpu-viterbi says why
         while [ ${#live[@]} -gt 0 ]; do reap; done
         die "no sequences in $db" 2
@@ -353,9 +382,11 @@ else
     "${filters_cmd[@]}" --survivors "$tmp/targets.fa" > "$tmp/rows" &
     filters=$!
     live[$filters]=gpu-viterbi
+    start_preflight $filters
     # (in the background: bash runs a signal's trap only once its foreground command ends)
     cat "$tmp/rows" > /dev/null &
     wait $! || true
+    check_preflight
     if [ ! -s "$tmp/vit.json" ]; then
         wait $filters || rc=$?
         die "the filters failed (gpu-viterbi exit status $rc)" $(( rc > 0 && rc < 128 ? rc : 4 ))
