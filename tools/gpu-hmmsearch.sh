@@ -378,14 +378,22 @@ else
     # The survivors of all models in one file, then the final search.
     # gpu-viterbi closes its stdout as soon as its files are complete, before
     # it frees its engines (~0.1 s): the search starts at that end of file.
+    # The FIFO's ends are opened here, before gpu-viterbi starts with the
+    # write end: opening a FIFO blocks until its other end is open, and a
+    # gpu-viterbi stopped before its own open (by the options check) would
+    # leave a reader waiting for ever.
     mkfifo "$tmp/rows"
-    "${filters_cmd[@]}" --survivors "$tmp/targets.fa" > "$tmp/rows" &
+    exec {both}<> "$tmp/rows"  # (a reader and a writer at once: the next two opens do not wait)
+    exec {write_end}> "$tmp/rows" {read_end}< "$tmp/rows" {both}>&-
+    "${filters_cmd[@]}" --survivors "$tmp/targets.fa" >&$write_end {read_end}<&- &
     filters=$!
+    exec {write_end}>&-  # gpu-viterbi's is now the only write end: its close is the end of file
     live[$filters]=gpu-viterbi
     start_preflight $filters
     # (in the background: bash runs a signal's trap only once its foreground command ends)
-    cat "$tmp/rows" > /dev/null &
+    cat <&$read_end > /dev/null &
     wait $! || true
+    exec {read_end}<&-
     check_preflight
     if [ ! -s "$tmp/vit.json" ]; then
         wait $filters || rc=$?
