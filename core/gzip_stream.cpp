@@ -42,7 +42,7 @@ struct GzipStream::Inflater {
     bool member_ended() const noexcept { return s.block_state == ISAL_BLOCK_FINISH; }
 };
 
-GzipStream::GzipStream(Pull pull) : z_(std::make_unique<Inflater>()), pull_(std::move(pull)), in_(kInputBytes) {}
+GzipStream::GzipStream(Pull pull) : inflater_(std::make_unique<Inflater>()), pull_(std::move(pull)), in_(kInputBytes) {}
 
 GzipStream::~GzipStream() = default;
 
@@ -63,13 +63,13 @@ bool GzipStream::refill() {
         input_ended_ = true;
         return false;
     }
-    z_->s.next_in = in_.data();
-    z_->s.avail_in = static_cast<uint32_t>(got);
+    inflater_->s.next_in = in_.data();
+    inflater_->s.avail_in = static_cast<uint32_t>(got);
     return true;
 }
 
 bool GzipStream::next_byte(uint8_t& b) {
-    inflate_state& s = z_->s;
+    inflate_state& s = inflater_->s;
     if (s.avail_in == 0 && !refill()) return false;
     b = *s.next_in++;
     --s.avail_in;
@@ -126,7 +126,7 @@ bool GzipStream::read_header() {
 // After a member's trailer: another member, the end of the input, or zero
 // bytes up to the end (gzip's padding); anything else is refused.
 GzipStream::Between GzipStream::after_member() {
-    inflate_state& s = z_->s;
+    inflate_state& s = inflater_->s;
     bool padding = false;
     for (;;) {
         if (s.avail_in == 0 && !refill()) return reason_.empty() ? Between::end : Between::failed;
@@ -149,7 +149,7 @@ GzipStream::Between GzipStream::after_member() {
 std::ptrdiff_t GzipStream::read(char* dst, size_t n) {
     if (!reason_.empty()) return -1;
     if (done_ || n == 0) return 0;
-    inflate_state& s = z_->s;
+    inflate_state& s = inflater_->s;
     const size_t want = std::min<size_t>(n, UINT32_MAX);
     s.next_out = reinterpret_cast<uint8_t*>(dst);
     s.avail_out = static_cast<uint32_t>(want);
@@ -164,7 +164,7 @@ std::ptrdiff_t GzipStream::read(char* dst, size_t n) {
         }
         if (in_header_) {
             if (!read_header()) break;
-            z_->start_data();
+            inflater_->start_data();
             s.next_out = reinterpret_cast<uint8_t*>(dst);  // (nothing is written yet in this call)
             s.avail_out = static_cast<uint32_t>(want);
             in_header_ = false;
@@ -175,7 +175,7 @@ std::ptrdiff_t GzipStream::read(char* dst, size_t n) {
         }
         const int ret = isal_inflate(&s);
         if (ret != ISAL_DECOMP_OK) fail(corruption(ret));
-        else if (z_->member_ended()) in_member_ = false;
+        else if (inflater_->member_ended()) in_member_ = false;
     }
     const size_t produced = want - s.avail_out;
     if (produced > 0) return static_cast<std::ptrdiff_t>(produced);

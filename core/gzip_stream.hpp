@@ -50,7 +50,7 @@ private:
     void fail(std::string reason);
 
     struct Inflater;
-    std::unique_ptr<Inflater> z_;
+    std::unique_ptr<Inflater> inflater_;  // igzip's state (large: on the heap)
     Pull pull_;
     std::vector<uint8_t> in_;
     bool input_ended_ = false;  // pull_ returned 0

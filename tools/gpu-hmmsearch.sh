@@ -341,8 +341,9 @@ start_preflight() {
 check_preflight() {
     local rc=0
     wait "$preflight" || rc=$?
-    [ $rc = 0 ] || [ $rc -gt 128 ] || die "hmmsearch refuses the options: $(failure_reason "$tmp/preflight.err" $rc)" $rc
-    [ $rc = 0 ] || die "hmmsearch failed (exit status $rc) checking the options: $(failure_reason "$tmp/preflight.err" $rc)" 4
+    [ $rc != 0 ] || return 0
+    [ $rc -le 128 ] || die "hmmsearch failed (exit status $rc) checking the options: $(failure_reason "$tmp/preflight.err" $rc)" 4
+    die "hmmsearch refuses the options: $(failure_reason "$tmp/preflight.err" $rc)" $rc
 }
 
 rc=0
