@@ -21,10 +21,10 @@
 #include <vector>
 
 #include "bench/bench_support.hpp"
-#include "core/bias_filter.hpp"
-#include "core/bias_lanes.hpp"
-#include "core/hmm_reader.hpp"
-#include "tests/unit/random_hmm.hpp"
+#include "core/hmmer/bias/bias_filter.hpp"
+#include "core/hmmer/bias/bias_lanes.hpp"
+#include "core/hmmer/hmm_reader.hpp"
+#include "tests/support/random_hmm.hpp"
 
 using namespace warpdp;
 

@@ -16,10 +16,10 @@
 #include <vector>
 
 #include "bench/bench_support.hpp"
-#include "core/device.hpp"
-#include "core/fwd_engine.hpp"
-#include "core/profile.hpp"
-#include "tests/unit/random_hmm.hpp"
+#include "kernels/fwd/fwd_cuda.hpp"
+#include "core/hmmer/fwd/fwd_engine.hpp"
+#include "core/hmmer/profile.hpp"
+#include "tests/support/random_hmm.hpp"
 
 using namespace warpdp;
 using warpdp::bench::best_seconds;

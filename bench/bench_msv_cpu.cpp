@@ -12,9 +12,9 @@
 #include <vector>
 
 #include "bench/bench_support.hpp"
-#include "core/hmmer_units.hpp"
-#include "core/msv_cpu.hpp"
-#include "core/msv_reference.hpp"
+#include "core/hmmer/hmmer_units.hpp"
+#include "core/hmmer/msv/msv_cpu.hpp"
+#include "core/hmmer/msv/msv_reference.hpp"
 
 using namespace warpdp;
 using warpdp::bench::best_seconds;

@@ -18,14 +18,14 @@
 #include <vector>
 
 #include "bench/bench_support.hpp"
-#include "core/device.hpp"
-#include "core/hmmer_units.hpp"
-#include "core/msv_engine.hpp"
-#include "core/msv_reference.hpp"
-#include "core/seq_batch.hpp"
+#include "kernels/common/gpus.hpp"
+#include "core/hmmer/hmmer_units.hpp"
+#include "core/hmmer/msv/msv_engine.hpp"
+#include "core/hmmer/msv/msv_reference.hpp"
+#include "core/io/seq_batch.hpp"
 
 #ifdef WARPDP_HAVE_CUDA
-#include "kernels/msv_cuda.cuh"
+#include "kernels/msv/msv_cuda.hpp"
 
 namespace {
 

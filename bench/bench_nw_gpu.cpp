@@ -18,11 +18,11 @@
 #include <vector>
 
 #include "bench/bench_support.hpp"
-#include "core/device.hpp"
-#include "core/nw_engine.hpp"
+#include "kernels/common/gpus.hpp"
+#include "core/nw/nw_engine.hpp"
 
 #ifdef WARPDP_HAVE_CUDA
-#include "kernels/nw_cuda.cuh"
+#include "kernels/nw/nw_cuda.hpp"
 
 using namespace warpdp;
 

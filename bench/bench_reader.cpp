@@ -25,9 +25,9 @@
 #include <thread>
 #include <vector>
 
-#include "core/alphabet.hpp"
-#include "core/errors.hpp"
-#include "core/seq_reader.hpp"
+#include "core/base/alphabet.hpp"
+#include "core/base/errors.hpp"
+#include "core/io/seq_reader.hpp"
 
 namespace fs = std::filesystem;
 

@@ -12,11 +12,11 @@
 #include <vector>
 
 #include "bench/bench_support.hpp"
-#include "core/profile.hpp"
-#include "core/seq_batch.hpp"
-#include "core/vit_cpu.hpp"
-#include "core/vit_reference.hpp"
-#include "tests/unit/random_hmm.hpp"
+#include "core/hmmer/profile.hpp"
+#include "core/io/seq_batch.hpp"
+#include "core/hmmer/vit/vit_cpu.hpp"
+#include "core/hmmer/vit/vit_reference.hpp"
+#include "tests/support/random_hmm.hpp"
 
 using namespace warpdp;
 using warpdp::bench::best_seconds;

@@ -17,16 +17,16 @@
 #include <vector>
 
 #include "bench/bench_support.hpp"
-#include "core/device.hpp"
-#include "core/hmm.hpp"
-#include "core/profile.hpp"
-#include "core/seq_batch.hpp"
-#include "core/vit_engine.hpp"
-#include "core/vit_profile.hpp"
-#include "core/vit_reference.hpp"
+#include "kernels/common/gpus.hpp"
+#include "core/hmmer/hmm.hpp"
+#include "core/hmmer/profile.hpp"
+#include "core/io/seq_batch.hpp"
+#include "core/hmmer/vit/vit_engine.hpp"
+#include "core/hmmer/vit/vit_profile.hpp"
+#include "core/hmmer/vit/vit_reference.hpp"
 
 #ifdef WARPDP_HAVE_CUDA
-#include "kernels/vit_cuda.cuh"
+#include "kernels/vit/vit_cuda.hpp"
 
 using namespace warpdp;
 

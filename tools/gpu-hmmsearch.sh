@@ -11,7 +11,7 @@
 # Environment: WARPDP_DEVICE (--device of the filters, default auto),
 # WARPDP_THREADS (default: all cores), HMMSEARCH (default: hmmsearch),
 # WARPDP_TIMES=1 (stage wall times on stderr), WARPDP_TRACE=1 (a timeline of
-# events on stderr, these and gpu-viterbi's: core/trace.hpp), WARPDP_FORWARD=0 (leave the
+# events on stderr, these and gpu-viterbi's: core/base/trace.hpp), WARPDP_FORWARD=0 (leave the
 # Forward filter to hmmsearch), WARPDP_SPREAD (runs per model, see --spread),
 # WARPDP_FINAL_JOBS (concurrent
 # final hmmsearch runs, one model each; default: one per model, at most one
@@ -184,7 +184,7 @@ t_start=$EPOCHREALTIME t_filters=
 # work is their Backward and domain stages. hmmsearch hands its threads
 # blocks of 1,000 records, so a few hundred survivors would keep one thread
 # busy: --spread cuts each model's survivors into runs of equal expected
-# work, two per thread, topped up with empty records (core/survivors_file.hpp
+# work, two per thread, topped up with empty records (core/hmmer/pipeline/survivors_file.hpp
 # says why hmmsearch's output cannot change; fewer runs leave threads idle,
 # more cost more in reading empty records than they gain: docs/benchmarks.md).
 #

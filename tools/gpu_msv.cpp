@@ -11,20 +11,23 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/alphabet.hpp"
-#include "core/cli.hpp"
-#include "core/device.hpp"
-#include "core/distinct_paths.hpp"
-#include "core/engine_start.hpp"
-#include "core/errors.hpp"
-#include "core/hmm_reader.hpp"
-#include "core/msv_engine.hpp"
-#include "core/msv_search.hpp"
-#include "core/output_file.hpp"
-#include "core/overlong_targets.hpp"
-#include "core/record_writer.hpp"
-#include "core/seq_reader.hpp"
-#include "core/tool_main.hpp"
+#include "core/base/alphabet.hpp"
+#include "tools/common/cli.hpp"
+#include "kernels/msv/msv_cuda.hpp"
+#include "core/io/distinct_paths.hpp"
+#include "tools/common/engine_start.hpp"
+#include "core/base/errors.hpp"
+#include "core/hmmer/hmm_reader.hpp"
+#include "core/hmmer/msv/msv_engine.hpp"
+#include "core/hmmer/msv/msv_search.hpp"
+#include "core/io/output_file.hpp"
+#include "core/hmmer/pipeline/overlong_targets.hpp"
+#include "core/io/record_writer.hpp"
+#include "core/io/seq_reader.hpp"
+#include "tools/common/tool_main.hpp"
+#include "tools/common/device_choice.hpp"
+#include "tools/hmmer/hmmer_costs.hpp"
+#include "tools/hmmer/hmmer_real.hpp"
 
 using namespace warpdp;
 namespace po = boost::program_options;
@@ -125,7 +128,7 @@ int run(int argc, char** argv) {
     ropt.parse_threads = common.threads;  // the same records for any number
     // Starting the CUDA driver, listing the GPUs (resolve_device) and creating
     // the contexts take a good part of a second: done off this thread while
-    // the reader parses the first chunk (core/engine_start.hpp).
+    // the reader parses the first chunk (tools/common/engine_start.hpp).
     // Every output is opened before the work (a path that cannot be written
     // fails now) and committed together at the end.
     OutputFile out(common.output);

@@ -13,17 +13,18 @@
 #include <string>
 #include <vector>
 
-#include "core/cli.hpp"
-#include "core/device.hpp"
-#include "core/distinct_paths.hpp"
-#include "core/errors.hpp"
-#include "core/nw_engine.hpp"
-#include "core/nw_matrix_writer.hpp"
-#include "core/nw_pair_order.hpp"
-#include "core/nw_reads.hpp"
-#include "core/nw_rows.hpp"
-#include "core/output_file.hpp"
-#include "core/tool_main.hpp"
+#include "tools/common/cli.hpp"
+#include "kernels/nw/nw_cuda.hpp"
+#include "core/io/distinct_paths.hpp"
+#include "core/base/errors.hpp"
+#include "core/nw/nw_engine.hpp"
+#include "core/nw/nw_matrix_writer.hpp"
+#include "core/nw/nw_pair_order.hpp"
+#include "core/nw/nw_reads.hpp"
+#include "core/nw/nw_rows.hpp"
+#include "core/io/output_file.hpp"
+#include "tools/common/tool_main.hpp"
+#include "tools/common/device_choice.hpp"
 
 using namespace warpdp;
 namespace po = boost::program_options;

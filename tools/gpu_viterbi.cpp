@@ -19,18 +19,21 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/alphabet.hpp"
-#include "core/candidate_stream.hpp"
-#include "core/cli.hpp"
-#include "core/distinct_paths.hpp"
-#include "core/errors.hpp"
-#include "core/filter_pipeline.hpp"
-#include "core/hmm_reader.hpp"
-#include "core/output_file.hpp"
-#include "core/record_writer.hpp"
-#include "core/survivors_file.hpp"
-#include "core/tool_main.hpp"
-#include "core/trace.hpp"
+#include "core/base/alphabet.hpp"
+#include "core/hmmer/pipeline/candidate_stream.hpp"
+#include "tools/common/cli.hpp"
+#include "core/io/distinct_paths.hpp"
+#include "core/base/errors.hpp"
+#include "tools/hmmer/filter_pipeline.hpp"
+#include "core/hmmer/hmm_reader.hpp"
+#include "core/io/output_file.hpp"
+#include "core/io/record_writer.hpp"
+#include "core/hmmer/pipeline/survivors_file.hpp"
+#include "tools/common/tool_main.hpp"
+#include "core/base/trace.hpp"
+#include "tools/common/device_choice.hpp"
+#include "tools/hmmer/hmmer_costs.hpp"
+#include "tools/hmmer/hmmer_real.hpp"
 
 using namespace warpdp;
 namespace po = boost::program_options;

@@ -10,12 +10,12 @@
 #include <string>
 #include <vector>
 
-#include "core/errors.hpp"
-#include "core/hmm_reader.hpp"
-#include "core/msv_model.hpp"
-#include "core/msv_reference.hpp"
-#include "core/vit_profile.hpp"
-#include "core/vit_reference.hpp"
+#include "core/base/errors.hpp"
+#include "core/hmmer/hmm_reader.hpp"
+#include "core/hmmer/msv/msv_model.hpp"
+#include "core/hmmer/msv/msv_reference.hpp"
+#include "core/hmmer/vit/vit_profile.hpp"
+#include "core/hmmer/vit/vit_reference.hpp"
 #include "fuzz_support.hpp"
 
 using warpdp::fuzz::require;

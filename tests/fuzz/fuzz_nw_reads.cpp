@@ -9,10 +9,10 @@
 #include <cstring>
 #include <string>
 
-#include "core/errors.hpp"
-#include "core/nw_forward.hpp"
-#include "core/nw_reads.hpp"
-#include "core/nw_reference.hpp"
+#include "core/base/errors.hpp"
+#include "core/nw/nw_forward.hpp"
+#include "core/nw/nw_reads.hpp"
+#include "core/nw/nw_reference.hpp"
 #include "fuzz_support.hpp"
 
 using warpdp::fuzz::require;

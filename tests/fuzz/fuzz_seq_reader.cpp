@@ -10,9 +10,9 @@
 #include <cstdlib>
 #include <string>
 
-#include "core/alphabet.hpp"
-#include "core/errors.hpp"
-#include "core/seq_reader.hpp"
+#include "core/base/alphabet.hpp"
+#include "core/base/errors.hpp"
+#include "core/io/seq_reader.hpp"
 #include "fuzz_support.hpp"
 
 using warpdp::fuzz::require;

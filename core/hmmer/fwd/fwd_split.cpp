@@ -1,0 +1,96 @@
+#include "core/hmmer/fwd/fwd_split.hpp"
+
+#include <algorithm>
+#include <future>
+#include <thread>
+#include <vector>
+
+namespace warpdp {
+namespace {
+
+class FwdSplitEngine final : public FwdEngine {
+public:
+    FwdSplitEngine(std::unique_ptr<FwdEngine> gpu, std::unique_ptr<FwdEngine> cpu, unsigned threads, FwdSplitCosts c)
+        : gpu_(std::move(gpu)), cpu_(std::move(cpu)),
+          threads_(threads ? threads : std::max(1u, std::thread::hardware_concurrency())), costs_(c) {}
+
+    std::string name() const override { return gpu_->name() + "+" + cpu_->name(); }
+
+    void score_many(std::span<const FwdJob> jobs) override {
+        struct Pair {
+            uint32_t job, target;
+            double gpu_s, cpu_s;
+        };
+        std::vector<Pair> pairs;
+        for (size_t i = 0; i < jobs.size(); ++i) {
+            const FwdProfile& p = *jobs[i].profile;
+            const double row_s = (costs_.row_us + costs_.row_us_per_q * p.Q) * 1e-6;
+            for (size_t j = 0; j < jobs[i].targets->size(); ++j) {
+                const double L = static_cast<double>(jobs[i].targets->length(j));
+                pairs.push_back({static_cast<uint32_t>(i), static_cast<uint32_t>(j), L * row_s,
+                                 L * p.M * costs_.cell_ns * 1e-9});
+            }
+        }
+        std::stable_sort(pairs.begin(), pairs.end(), [](const Pair& a, const Pair& b) { return a.gpu_s > b.gpu_s; });
+        // The CPU takes the slowest GPU targets while its threads, sharing
+        // the work, still finish before the slowest target left to the GPU.
+        size_t k = 0;
+        double cpu_total = 0;
+        for (; k < pairs.size(); ++k) {
+            const double longest = std::max(pairs[k].cpu_s, (cpu_total + pairs[k].cpu_s) / threads_);
+            if (longest >= pairs[k].gpu_s) break;
+            cpu_total += pairs[k].cpu_s;
+        }
+        // Each side scores sub-batches of its targets; results go back by index.
+        struct Side {
+            std::vector<SeqBatch> batches;
+            std::vector<std::vector<float>> out;
+            std::vector<std::vector<uint32_t>> which;
+            std::vector<FwdJob> jobs;
+        };
+        const auto build = [&](Side& side, size_t from, size_t to) {
+            side.batches.assign(jobs.size(), {});
+            side.out.assign(jobs.size(), {});
+            side.which.assign(jobs.size(), {});
+            for (size_t x = from; x < to; ++x) side.which[pairs[x].job].push_back(pairs[x].target);
+            for (size_t i = 0; i < jobs.size(); ++i) {
+                auto& w = side.which[i];
+                if (w.empty()) continue;
+                std::sort(w.begin(), w.end());
+                side.batches[i] = gather(*jobs[i].targets, w);
+                side.out[i].resize(w.size());
+                side.jobs.push_back({jobs[i].profile, &side.batches[i], side.out[i]});
+            }
+        };
+        Side on_cpu, on_gpu;
+        build(on_cpu, 0, k);
+        build(on_gpu, k, pairs.size());
+        auto cpu_done = std::async(std::launch::async, [&] {
+            if (!on_cpu.jobs.empty()) cpu_->score_many(on_cpu.jobs);
+        });
+        try {
+            if (!on_gpu.jobs.empty()) gpu_->score_many(on_gpu.jobs);
+        } catch (...) {
+            cpu_done.wait();
+            throw;
+        }
+        cpu_done.get();
+        for (const Side* side : {&on_cpu, &on_gpu})
+            for (size_t i = 0; i < jobs.size(); ++i)
+                for (size_t j = 0; j < side->which[i].size(); ++j) jobs[i].out[side->which[i][j]] = side->out[i][j];
+    }
+
+private:
+    std::unique_ptr<FwdEngine> gpu_, cpu_;
+    unsigned threads_;
+    FwdSplitCosts costs_;
+};
+
+}  // namespace
+
+std::unique_ptr<FwdEngine> make_fwd_split_engine(std::unique_ptr<FwdEngine> gpu, std::unique_ptr<FwdEngine> cpu,
+                                                 unsigned cpu_threads, FwdSplitCosts costs) {
+    return std::make_unique<FwdSplitEngine>(std::move(gpu), std::move(cpu), cpu_threads, costs);
+}
+
+}  // namespace warpdp

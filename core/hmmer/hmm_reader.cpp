@@ -1,0 +1,325 @@
+// HMMER3 ASCII save-file parser (spec §1). ByteSource reads plain, gzip
+// and bgzip input alike, as for the sequence readers. The parser is strict
+// about structure (node numbers, field counts, the closing "//") because a
+// silently misread model would make every downstream filter decision wrong
+// without any visible symptom.
+#include "core/hmmer/hmm_reader.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <string_view>
+
+#include "core/io/byte_source.hpp"
+#include "core/base/errors.hpp"
+
+namespace warpdp {
+
+// Buffered line reader over a ByteSource; tracks 1-based line numbers.
+class HmmReader::LineSource {
+public:
+    explicit LineSource(const std::string& path) : src_(path) { buf_.resize(1 << 16); }
+
+    // Next physical line without its terminator (and without a trailing CR).
+    bool getline(std::string& line, const std::string& path) {
+        line.clear();
+        for (;;) {
+            if (pos_ == end_) {
+                if (eof_) {
+                    if (line.empty() && !partial_) return false;
+                    partial_ = false;
+                    ++lineno_;
+                    return true;
+                }
+                const std::ptrdiff_t n = src_.read(buf_.data(), buf_.size());
+                if (n < 0) throw InputError(path, lineno_ + 1, src_.failure_reason());
+                if (n == 0) {
+                    eof_ = true;
+                    continue;
+                }
+                pos_ = 0;
+                end_ = static_cast<size_t>(n);
+            }
+            const char* start = buf_.data() + pos_;
+            const void* nl = std::memchr(start, '\n', end_ - pos_);
+            if (!nl) {
+                line.append(start, end_ - pos_);
+                partial_ = true;
+                pos_ = end_;
+                continue;
+            }
+            const size_t len = static_cast<size_t>(static_cast<const char*>(nl) - start);
+            line.append(start, len);
+            pos_ += len + 1;
+            partial_ = false;
+            ++lineno_;
+            if (!line.empty() && line.back() == '\r') line.pop_back();
+            return true;
+        }
+    }
+    uint64_t lineno() const noexcept { return lineno_; }
+
+private:
+    ByteSource src_;
+    std::vector<char> buf_;
+    size_t pos_ = 0, end_ = 0;
+    bool eof_ = false, partial_ = false;
+    uint64_t lineno_ = 0;
+};
+
+namespace {
+
+// One significant line: its tokens (a token starting with '#' ends the line)
+// and where it came from.
+struct Line {
+    std::string raw;
+    std::vector<std::string_view> tok;
+    uint64_t no = 0;
+};
+
+void tokenize(Line& ln) {
+    ln.tok.clear();
+    const std::string_view s(ln.raw);
+    size_t i = 0;
+    while (i < s.size()) {
+        while (i < s.size() && std::isspace(static_cast<unsigned char>(s[i]))) ++i;
+        if (i >= s.size() || s[i] == '#') break;
+        const size_t j = i;
+        while (i < s.size() && !std::isspace(static_cast<unsigned char>(s[i]))) ++i;
+        ln.tok.push_back(s.substr(j, i - j));
+    }
+}
+
+InputError input_error(const std::string& file, uint64_t line, const std::string& msg) {
+    return InputError(file, line, msg);
+}
+
+std::string quoted(std::string_view s) { return "'" + std::string(s) + "'"; }
+
+bool iequals(std::string_view a, std::string_view b) {
+    return a.size() == b.size() &&
+           std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) { return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y)); });
+}
+
+// Per-node annotation columns after the K match emissions.
+int annotation_columns(char v) { return v == 'f' ? 5 : v == 'e' ? 4 : 3; }
+
+}  // namespace
+
+HmmReader::HmmReader(const std::string& path) : path_(path), src_(std::make_unique<LineSource>(path)) {}
+HmmReader::~HmmReader() = default;
+
+bool HmmReader::next(Hmm& out) {
+    Line ln;
+    auto fail = [&](const std::string& msg) -> InputError { return input_error(path_, ln.no, msg); };
+    // Next non-blank, non-comment line; false at end of input.
+    auto get = [&]() {
+        while (src_->getline(ln.raw, path_)) {
+            ln.no = src_->lineno();
+            tokenize(ln);
+            if (!ln.tok.empty()) return true;
+        }
+        ln.no = src_->lineno();
+        ln.tok.clear();
+        return false;
+    };
+    auto need = [&](const char* what) {
+        if (!get()) throw fail(std::string("truncated model: end of file while expecting ") + what + " (missing '//'?)");
+    };
+    // Numbers as HMMER reads them (atoi/atof), a leading '+' included, but
+    // whole: a token with anything after its number is refused.
+    const auto unsigned_part = [](std::string_view t) {
+        return t.size() > 1 && t[0] == '+' && t[1] != '-' && t[1] != '+' ? t.substr(1) : t;
+    };
+    auto parse_int = [&](std::string_view t, const char* what) {
+        int v = 0;
+        const std::string_view u = unsigned_part(t);
+        const auto r = std::from_chars(u.data(), u.data() + u.size(), v);
+        if (r.ec != std::errc() || r.ptr != u.data() + u.size())
+            throw fail(std::string("non-numeric ") + what + " " + quoted(t));
+        return v;
+    };
+    auto parse_real = [&](std::string_view t, const char* what) {
+        double v = 0;
+        const std::string_view u = unsigned_part(t);
+        const auto r = std::from_chars(u.data(), u.data() + u.size(), v);
+        if (r.ec != std::errc() || r.ptr != u.data() + u.size() || !std::isfinite(v))
+            throw fail(std::string("non-numeric ") + what + " " + quoted(t));
+        return v;
+    };
+    // A -ln(p) field: '*' is p = 0; otherwise p = expf(f32(-atof(token))).
+    auto prob = [&](std::string_view t, const char* what) -> float {
+        if (t[0] == '*') return 0.0f;
+        const double f = parse_real(t, what);
+        // hmmsearch reads it and scores NaN or garbage; -0.00000 (p = 1 as
+        // written) is not below 0
+        if (f < 0) throw fail(std::string(what) + " " + quoted(t) + " is below 0: a -ln(p) field, so p > 1");
+        const float neg = static_cast<float>(-f);
+        return std::exp(neg);  // float overload: expf, as HMMER does
+    };
+    // HMMER reads the fields it expects and ignores the rest of the line.
+    auto expect_fields = [&](size_t n, const char* what) {
+        if (ln.tok.size() < n)
+            throw fail(std::string(what) + ": expected " + std::to_string(n) + " fields, found " + std::to_string(ln.tok.size()));
+    };
+
+    if (!get()) {
+        if (models_read_ == 0) throw input_error(path_, 0, "no HMM found (empty file)");
+        return false;
+    }
+    const std::string_view fmt = ln.tok[0];
+    if (fmt.size() != 8 || fmt.substr(0, 7) != "HMMER3/" || fmt[7] < 'a' || fmt[7] > 'f')
+        throw fail(models_read_ == 0 ? "not a HMMER3 save file: expected a 'HMMER3/<a..f>' format line, found " + quoted(fmt)
+                                     : "expected the 'HMMER3/<a..f>' line of the next model, found " + quoted(fmt));
+    const char v = fmt[7];
+    if (version_ == 0) version_ = v;
+    if (v != version_)
+        throw fail(std::string("mixed format versions in one file: HMMER3/") + v + " after HMMER3/" + version_);
+
+    Hmm h;
+    h.format_version = v;
+    bool have_name = false, have_leng = false, have_alph = false;
+    int stats_seen = 0;  // bit per STATS line kind
+    for (;;) {
+        if (!get()) throw fail("truncated model: end of file before the 'HMM' line");
+        const std::string_view tag = ln.tok[0];
+        if (tag == "HMM") break;
+        if (tag == "//" || (tag.size() == 8 && tag.substr(0, 7) == "HMMER3/"))
+            throw fail("model header ends without an 'HMM' line");
+        if (tag == "NAME") {
+            if (ln.tok.size() < 2) throw fail("NAME without a value");
+            h.name = std::string(ln.tok[1]);
+            have_name = true;
+        } else if (tag == "ACC") {
+            if (ln.tok.size() < 2) throw fail("ACC without a value");
+            h.acc = std::string(ln.tok[1]);
+        } else if (tag == "DESC") {
+            const size_t at = static_cast<size_t>(ln.tok.size() > 1 ? ln.tok[1].data() - ln.raw.data() : ln.raw.size());
+            h.desc = ln.raw.substr(at);
+            while (!h.desc.empty() && std::isspace(static_cast<unsigned char>(h.desc.back()))) h.desc.pop_back();
+        } else if (tag == "LENG") {
+            if (ln.tok.size() < 2) throw fail("LENG without a value");
+            h.M = parse_int(ln.tok[1], "LENG");
+            if (h.M <= 0) throw fail("LENG must be positive, found " + quoted(ln.tok[1]));
+            if (h.M > kMaxHmmLength)
+                throw fail("absurd LENG " + std::to_string(h.M) + " (more than " + std::to_string(kMaxHmmLength) + " nodes)");
+            have_leng = true;
+        } else if (tag == "ALPH") {
+            if (ln.tok.size() < 2) throw fail("ALPH without a value");
+            const std::string_view a = ln.tok[1];
+            if (iequals(a, "amino")) h.alph = AlphabetKind::amino;
+            else if (iequals(a, "DNA")) h.alph = AlphabetKind::dna;
+            else if (iequals(a, "RNA")) h.alph = AlphabetKind::rna;
+            else throw fail("unknown alphabet " + quoted(a) + " (expected amino, DNA or RNA)");
+            have_alph = true;
+        } else if (tag == "STATS") {
+            // (HMMER compares these keywords without regard to case.)
+            if (ln.tok.size() < 3 || !iequals(ln.tok[1], "LOCAL")) throw fail("malformed STATS line");
+            std::string kind(ln.tok[2]);
+            for (char& c : kind) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+            if (v == 'a') {
+                // Legacy 3/a: one value per line; MSV and Viterbi share mu, all lambdas equal.
+                expect_fields(4, "STATS line");
+                const float x = static_cast<float>(parse_real(ln.tok[3], "STATS value"));
+                if (kind == "VLAMBDA" && !(x > 0)) throw fail("STATS lambda " + quoted(ln.tok[3]) + " is not above 0");
+                if (kind == "VLAMBDA") { h.evparam[kMsvLambda] = h.evparam[kVitLambda] = h.evparam[kFwdLambda] = x; stats_seen |= 1; }
+                else if (kind == "VMU") { h.evparam[kMsvMu] = h.evparam[kVitMu] = x; stats_seen |= 2; }
+                else if (kind == "FTAU") { h.evparam[kFwdTau] = x; stats_seen |= 4; }
+                else throw fail("unknown STATS line " + quoted(ln.tok[2]));
+            } else {
+                expect_fields(5, "STATS line");
+                const float a = static_cast<float>(parse_real(ln.tok[3], "STATS value"));
+                const float b = static_cast<float>(parse_real(ln.tok[4], "STATS value"));
+                if (!(b > 0)) throw fail("STATS lambda " + quoted(ln.tok[4]) + " is not above 0");
+                if (kind == "MSV") { h.evparam[kMsvMu] = a; h.evparam[kMsvLambda] = b; stats_seen |= 1; }
+                else if (kind == "VITERBI") { h.evparam[kVitMu] = a; h.evparam[kVitLambda] = b; stats_seen |= 2; }
+                else if (kind == "FORWARD") { h.evparam[kFwdTau] = a; h.evparam[kFwdLambda] = b; stats_seen |= 4; }
+                else throw fail("unknown STATS line " + quoted(ln.tok[2]));
+            }
+        }
+        // Every other tag is bookkeeping the filters never use.
+    }
+    if (!have_name) throw fail("model has no NAME line");
+    if (!have_leng) throw fail("model has no LENG line");
+    if (!have_alph) throw fail("model has no ALPH line");
+    if (stats_seen != 0 && stats_seen != 7)
+        throw fail("STATS lines only partially present (need all three of " +
+                   std::string(v == 'a' ? "VLAMBDA, VMU, FTAU" : "MSV, VITERBI, FORWARD") + ")");
+    h.has_stats = stats_seen == 7;
+    if (models_read_ == 0) alph_ = h.alph;
+    else if (h.alph != alph_) throw fail("all models in one file must share one alphabet");
+
+    const Alphabet& abc = Alphabet::of(h.alph);
+    const int K = abc.K();
+    const int M = h.M;
+    h.K = K;
+    const size_t Ku = static_cast<size_t>(K);
+    h.t.assign(static_cast<size_t>(M) + 1, {});
+    h.mat.assign((static_cast<size_t>(M) + 1) * Ku, 0.0f);
+    h.ins.assign((static_cast<size_t>(M) + 1) * Ku, 0.0f);
+    h.compo.assign(Ku, 0.0f);
+    h.mat[0] = 1.0f;
+
+    auto read_probs = [&](float* dst, size_t first, size_t n, const char* what) {
+        for (size_t i = 0; i < n; ++i) dst[i] = prob(ln.tok[first + i], what);
+    };
+    auto read_transitions = [&](int k) {
+        need("a transition line");
+        expect_fields(kNumTransitions, ("node " + std::to_string(k) + " transition line").c_str());
+        read_probs(h.t[static_cast<size_t>(k)].data(), 0, kNumTransitions, "transition");
+    };
+    auto read_inserts = [&](int k) {
+        need("an insert emission line");
+        expect_fields(Ku, ("node " + std::to_string(k) + " insert emission line").c_str());
+        read_probs(h.ins.data() + static_cast<size_t>(k) * Ku, 0, Ku, "insert emission");
+    };
+
+    need("the transition-label line after 'HMM'");  // m->m m->i ...: ignored
+    need("the COMPO or node-0 line");
+    if (ln.tok[0] == "COMPO") {
+        expect_fields(Ku + 1, "COMPO line");
+        read_probs(h.compo.data(), 1, Ku, "COMPO value");
+        h.has_compo = true;
+        need("the node-0 insert emission line");
+    }
+    expect_fields(Ku, "node 0 insert emission line");
+    read_probs(h.ins.data(), 0, Ku, "insert emission");
+    read_transitions(0);
+
+    const size_t match_fields = 1 + Ku + static_cast<size_t>(annotation_columns(v));
+    for (int k = 1; k <= M; ++k) {
+        need(("node " + std::to_string(k)).c_str());
+        if (ln.tok[0] == "//")
+            throw fail("LENG is " + std::to_string(M) + " but the model ends after " + std::to_string(k - 1) + " nodes");
+        const int node = parse_int(ln.tok[0], "node number");
+        if (node != k) throw fail("wrong node number: expected " + std::to_string(k) + ", found " + std::to_string(node));
+        expect_fields(match_fields, ("node " + std::to_string(k) + " match emission line").c_str());
+        read_probs(h.mat.data() + static_cast<size_t>(k) * Ku, 1, Ku, "match emission");
+        read_inserts(k);
+        read_transitions(k);
+    }
+    if (!get()) throw fail("truncated model: end of file before the closing '//'");
+    if (ln.tok[0] != "//") {
+        int node = 0;
+        const auto r = std::from_chars(ln.tok[0].data(), ln.tok[0].data() + ln.tok[0].size(), node);
+        if (r.ec == std::errc() && node == M + 1)
+            throw fail("LENG is " + std::to_string(M) + " but the model has more nodes");
+        throw fail("expected '//' after node " + std::to_string(M) + ", found " + quoted(ln.tok[0]));
+    }
+    ++models_read_;
+    out = std::move(h);
+    return true;
+}
+
+std::vector<Hmm> read_all_hmms(const std::string& path) {
+    HmmReader r(path);
+    std::vector<Hmm> all;
+    Hmm h;
+    while (r.next(h)) all.push_back(std::move(h));
+    return all;
+}
+
+}  // namespace warpdp

@@ -1,0 +1,103 @@
+// The optimized CPU MSV engine's public pieces: the striped (Farrar) byte
+// profile, per-thread scratch, and each instruction-set variant by name, so
+// tests and benchmarks can force every variant rather than only the one the
+// run-time dispatcher picks. Every variant returns exactly msv_reference().
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+
+#include "core/hmmer/msv/msv_engine.hpp"
+#include "core/hmmer/msv/msv_profile.hpp"
+
+namespace warpdp {
+
+enum class MsvIsa { scalar, sse2, avx2 };
+
+const char* msv_isa_name(MsvIsa isa) noexcept;
+// Whether this build and this CPU can run `isa` (scalar: always).
+bool msv_isa_available(MsvIsa isa) noexcept;
+// The widest available variant; what make_msv_cpu_engine(threads) uses.
+MsvIsa msv_best_isa() noexcept;
+// Bytes per vector: 16 (sse2), 32 (avx2); 1 for scalar (no striping).
+int msv_isa_width(MsvIsa isa) noexcept;
+
+// A 64-byte aligned byte buffer, so vector loads never split cache lines.
+class AlignedBytes {
+public:
+    AlignedBytes() = default;
+    explicit AlignedBytes(size_t n);
+    void resize_discard(size_t n);  // grows only; contents undefined afterwards
+    uint8_t* data() noexcept { return p_.get(); }
+    const uint8_t* data() const noexcept { return p_.get(); }
+    size_t size() const noexcept { return n_; }
+
+private:
+    struct Free { void operator()(uint8_t* p) const noexcept; };
+    std::unique_ptr<uint8_t, Free> p_;
+    size_t n_ = 0;
+};
+
+// The byte profile rearranged for one vector width W: node k = j*Q + q + 1
+// sits in vector q, lane j, with Q = ceil(M / W); lanes past M cost 255
+// (-inf), which keeps them at the floor so they never reach a real node.
+// Two tables per residue code, each [Kp][Q][W]:
+//   cost  : the unsigned cost, for full MSV and the unsigned SSV form;
+//   score : clamp(bias - cost, -128, 127) as int8, for the signed SSV form.
+struct MsvStripedProfile {
+    MsvStripedProfile(const MsvByteProfile& p, int width);
+
+    int M = 0, Kp = 0, W = 0, Q = 0;
+    uint8_t bias = 0, tbm = 0, tec = 0;
+    AlignedBytes cost;
+    AlignedBytes score;
+
+    const uint8_t* cost_row(int x) const noexcept { return cost.data() + static_cast<size_t>(x) * Q * W; }
+    const int8_t* score_row(int x) const noexcept {
+        return reinterpret_cast<const int8_t*>(score.data()) + static_cast<size_t>(x) * Q * W;
+    }
+};
+
+// One DP row of scratch for a thread, reused across targets and models.
+class MsvCpuScratch {
+public:
+    uint8_t* row(const MsvStripedProfile& sp) {
+        buf_.resize_discard(static_cast<size_t>(sp.Q) * static_cast<size_t>(sp.W));
+        return buf_.data();
+    }
+
+private:
+    AlignedBytes buf_;
+};
+
+// Which half of the filter to run; `both` is the filter itself.
+enum class MsvPass {
+    ssv,   // SSV fast path only: kSsvNoResult where HMMER would run full MSV
+    full,  // the full MSV recurrence with J only
+    both,  // SSV, then full MSV on its fallback (= msv_reference)
+};
+
+// Every scoring call expects residue codes below the profile's Kp (as
+// digitised by Alphabet), like msv_reference; they are not re-checked per
+// residue in the hot loop.
+//
+// Named variants. `sp.W` must equal msv_isa_width() of the variant, and the
+// variant must be available (msv_isa_available); both are checked and a
+// mismatch throws std::invalid_argument.
+uint16_t msv_cpu_score_one_sse2(const MsvStripedProfile& sp, std::span<const uint8_t> dsq,
+                                MsvCpuScratch& scratch, MsvPass pass = MsvPass::both);
+uint16_t msv_cpu_score_one_avx2(const MsvStripedProfile& sp, std::span<const uint8_t> dsq,
+                                MsvCpuScratch& scratch, MsvPass pass = MsvPass::both);
+// Table dispatch by ISA (scalar runs the reference and ignores sp).
+uint16_t msv_cpu_score_one(MsvIsa isa, const MsvByteProfile& p, const MsvStripedProfile& sp,
+                           std::span<const uint8_t> dsq, MsvCpuScratch& scratch,
+                           MsvPass pass = MsvPass::both);
+
+// The engine forced onto one variant (tests, benchmarks); threads = 0: all cores.
+// score() runs its own worker threads and returns when all are done; one
+// engine serves one score() call at a time (its per-thread scratch is reused).
+std::unique_ptr<MsvEngine> make_msv_cpu_engine(unsigned threads, MsvIsa isa);
+
+}  // namespace warpdp

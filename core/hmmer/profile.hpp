@@ -1,0 +1,43 @@
+// The float scoring profile hmmsearch configures from an HMM in local
+// multihit mode (spec §4): entry scores, transition scores and emission
+// scores for all Kp codes. The MSV byte profile and the float reference
+// filters are built from this, never from the HMM directly.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "core/hmmer/hmm.hpp"
+
+namespace warpdp {
+
+struct Profile {
+    int M = 0;
+    AlphabetKind alph = AlphabetKind::amino;
+    int K = 20;   // canonical residues
+    int Kp = 29;  // all codes
+    // tbm[k]: B->M_k local entry score (nats), k = 1..M; tbm[0] = -inf.
+    std::vector<float> tbm;
+    // tsc[k][HmmTransition] = log t_k, valid for k = 1..M-1 (others -inf).
+    std::vector<std::array<float, kNumTransitions>> tsc;
+    // msc[k * Kp + x]: match emission score of code x at node k (k = 1..M).
+    // Insert emission scores are 0 (k < M) and are not stored.
+    std::vector<float> msc;
+
+    float match_score(int k, int x) const noexcept {
+        return msc[static_cast<size_t>(k) * static_cast<size_t>(Kp) + static_cast<size_t>(x)];
+    }
+};
+
+// Configures the local multihit profile of `hmm` (p7_LOCAL).
+Profile build_profile(const Hmm& hmm);
+
+// E->C and E->J score in multihit mode: the float -ln 2.
+inline constexpr float kProfileTec = -0.6931472f;
+
+// N/C/J move probability for a target of length L: 3/(L+3) in float ops.
+float profile_pmove(uint64_t L);
+
+}  // namespace warpdp

@@ -1,0 +1,212 @@
+// gpu-nw-dist's input rules (AmpliconNoise's, verified on Debian's binaries),
+// row slices and tiles, and the output formats.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <limits>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "core/base/errors.hpp"
+#include "core/nw/nw_matrix_writer.hpp"
+#include "core/nw/nw_metric.hpp"
+#include "core/nw/nw_reads.hpp"
+#include "core/nw/nw_rows.hpp"
+#include "test_support.hpp"
+
+using namespace warpdp;
+using warpdp::test::TempDir;
+using warpdp::test::uniform;
+
+namespace {
+struct Cut {
+    uint64_t line;
+    std::string record;
+    char c;
+};
+NwReads read_text(const TempDir& dir, const std::string& text, NwMetric metric, bool strict = false,
+                  std::vector<Cut>* cuts = nullptr) {
+    NwReadOptions o;
+    o.metric = metric;
+    o.strict = strict;
+    const auto path = dir.write("r.fa", text);
+    return read_nw_reads(path.string(), o, [&](uint64_t l, const std::string& r, char c) {
+        if (cuts) cuts->push_back({l, r, c});
+    });
+}
+std::string slurp(const std::string& path) {
+    std::ifstream f(path, std::ios::binary);
+    std::ostringstream s;
+    s << f.rdbuf();
+    return s.str();
+}
+// The whole matrix of `reads` (distances `v`, row-major lower triangle) as
+// the writer prints it in format `f`.
+std::string render(const TempDir& dir, const NwReads& reads, const std::vector<double>& v, NwFormat f,
+                   bool ids = false) {
+    const auto path = (dir.path() / "o").string();
+    OutputFile out(path);
+    NwWriterOptions o;
+    o.format = f;
+    o.ids = ids;
+    NwMatrixWriter w(out, reads, o);
+    w.header();
+    w.rows(0, reads.size(), v);
+    out.commit();
+    return slurp(path);
+}
+}  // namespace
+
+TEST_CASE("NDist reading: both cases kept upper-cased, N R Y U '-' kept, a foreign letter cuts the line") {
+    TempDir dir;
+    std::vector<Cut> cuts;
+    const auto r = read_text(dir, ">a x y\nacgtNRYU-\nACKGT\nTT\n>b\tc\n\n>c\n", NwMetric::ndist, false, &cuts);
+    REQUIRE(r.size() == 3);
+    CHECK(r.ids[0] == "a");
+    CHECK(r.read(0) == "ACGTNRYU-ACTT");
+    CHECK(r.ids[1] == "b\tc");  // ids end at a space or newline only
+    CHECK(r.read(1).empty());
+    CHECK(r.read(2).empty());
+    REQUIRE(cuts.size() == 1);
+    CHECK(cuts[0].line == 3);
+    CHECK(cuts[0].record == "a");
+    CHECK(cuts[0].c == 'K');
+}
+
+TEST_CASE("SeqDist reading keeps upper-case ACGT only") {
+    TempDir dir;
+    const auto r = read_text(dir, ">a\nACGTNACGT\n>b\nacgt\n", NwMetric::seqdist);
+    CHECK(r.read(0) == "ACGT");
+    CHECK(r.read(1).empty());
+}
+
+TEST_CASE("CR line ends and trailing blanks end a line silently") {
+    TempDir dir;
+    std::vector<Cut> cuts;
+    const auto r = read_text(dir, ">a\r\nAC\r\nGT \n", NwMetric::ndist, false, &cuts);
+    CHECK(r.ids[0] == "a\r");  // as NDist keeps it
+    CHECK(r.read(0) == "ACGT");
+    CHECK(cuts.empty());
+}
+
+TEST_CASE("a line longer than fgets' 65,535 bytes continues as a new piece, which may start a record") {
+    TempDir dir;
+    const std::string text = ">a\n" + std::string(65534, 'A') + "K>xx" + std::string(10, 'C') + "\n>b\nACGT\n";
+    const auto r = read_text(dir, text, NwMetric::ndist);
+    REQUIRE(r.size() == 3);
+    CHECK(r.length(0) == 65534);
+    CHECK(r.ids[1] == "xxCCCCCCCCCC");
+    CHECK(r.read(2) == "ACGT");
+}
+
+TEST_CASE("bad input is an InputError naming file and line") {
+    TempDir dir;
+    CHECK_THROWS_AS(read_text(dir, "", NwMetric::ndist), InputError);
+    CHECK_THROWS_AS(read_text(dir, "\n>a\nAC\n", NwMetric::ndist), InputError);
+    try {
+        read_text(dir, ">a\nACGT\nACKT\n", NwMetric::ndist, true);
+        FAIL("strict mode accepted K");
+    } catch (const InputError& e) {
+        CHECK(e.line() == 3);
+        CHECK(e.message().find("'K'") != std::string::npos);
+    }
+}
+
+TEST_CASE("row ranges and tiles") {
+    CHECK(pairs_in({0, 5}) == 10);
+    CHECK(pairs_in({2, 5}) == 9);
+    CHECK(pairs_in({3, 3}) == 0);
+    CHECK(parse_rows("2:5", 10).begin == 2);
+    CHECK(parse_rows(":", 10).end == 10);
+    CHECK_THROWS_AS(parse_rows("5:2", 10), UsageError);
+    CHECK_THROWS_AS(parse_rows("0:11", 10), UsageError);
+    CHECK_THROWS_AS(parse_rows("x", 10), UsageError);
+    CHECK_THROWS_AS(parse_tile("0/3", {1, 2, 3}), UsageError);
+    CHECK_THROWS_AS(parse_tile("4/3", {1, 2, 3}), UsageError);
+    // Tiles cover every row exactly once, in order, with about equal cells.
+    for (int rep = 0; rep < 50; ++rep) {
+        std::vector<uint32_t> len(static_cast<size_t>(uniform(1, 300)));
+        for (auto& l : len) l = static_cast<uint32_t>(uniform(0, 3) == 0 ? 0 : uniform(1, 500));
+        const uint64_t tiles = static_cast<uint64_t>(uniform(1, 12));
+        uint64_t next = 0, total = cells_in({0, len.size()}, len), biggest_row = 0, prefix = 0;
+        for (auto l : len) biggest_row = std::max<uint64_t>(biggest_row, prefix * l), prefix += l;
+        for (uint64_t k = 1; k <= tiles; ++k) {
+            const RowRange t = tile_rows(k, tiles, len);
+            CHECK(t.begin == next);
+            CHECK(cells_in(t, len) <= total / tiles + biggest_row + 1);
+            next = t.end;
+        }
+        CHECK(next == len.size());
+    }
+}
+
+TEST_CASE("%.8e as printf writes it") {
+    for (double v : {0.0, 1.0, 0.25, 1.0 / 3, 15.0, 2.57731959e-03, 1e-300, 123456789.0}) {
+        char want[64];
+        std::snprintf(want, sizeof want, "%.8e", v);
+        std::string got;
+        append_sci8(got, v);
+        CHECK(got == want);
+    }
+    std::string nan;
+    append_sci8(nan, -std::nan(""));
+    CHECK(nan == "-nan");
+}
+
+TEST_CASE("a SeqDist lookup table: each cost is the number strtod reads, as SeqDist takes it") {
+    const SeqDistTable t = parse_seqdist_table("1e400,-1e400,1e-310,inf\n-0,0x10,  7, 1.5\r\n1,2,3,4\n5,6,7,8", "t");
+    CHECK(t.at(0, 0) == std::numeric_limits<double>::infinity());
+    CHECK(t.at(0, 1) == -std::numeric_limits<double>::infinity());
+    CHECK(t.at(0, 2) == 1e-310);  // subnormal, not refused as out of range
+    CHECK(std::signbit(t.at(1, 0)));
+    CHECK(t.at(1, 1) == 16);
+    CHECK(t.at(1, 2) == 7);
+    CHECK(t.at(3, 3) == 8);
+    CHECK_THROWS_WITH_AS(parse_seqdist_table("1,2,3,4\n1,2,3,4\n1,2,3,4,5\n1,2,3,4\n", "t"),
+                         "t:3: expected 4 comma-separated costs", InputError);
+    CHECK_THROWS_WITH_AS(parse_seqdist_table("1,2,3,4\n1,,3,4\n", "t"), "t:2: not a number: \"\"", InputError);
+    CHECK_THROWS_WITH_AS(parse_seqdist_table("1,2,3,4 x\n", "t"), "t:1: not a number: \"4 x\"", InputError);
+}
+
+TEST_CASE("jsonl: a distance JSON cannot hold as a number is the string tsv prints") {
+    TempDir dir;
+    NwReads reads;
+    for (const char* id : {"a", "b", "c", "d"}) reads.add(id, "A");
+    const double inf = std::numeric_limits<double>::infinity();
+    const std::vector<double> v{-inf, inf, -std::nan(""), 0.5, std::nan(""), 1e-300};
+    std::istringstream tsv(render(dir, reads, v, NwFormat::tsv)), jsonl(render(dir, reads, v, NwFormat::jsonl));
+    std::string t, j;
+    std::getline(tsv, t);  // header
+    size_t rows = 0;
+    while (std::getline(tsv, t) && std::getline(jsonl, j)) {
+        const auto row = nlohmann::json::parse(j);
+        const std::string tsv_text = t.substr(t.rfind('\t') + 1);
+        const double d = v[rows++];
+        if (std::isfinite(d)) CHECK(row["distance"].get<double>() == std::stod(tsv_text));
+        else CHECK(row["distance"].get<std::string>() == tsv_text);
+    }
+    CHECK(rows == v.size());
+    CHECK(render(dir, reads, v, NwFormat::tsv).find("-inf") != std::string::npos);
+}
+
+TEST_CASE("formats: ndist text, PHYLIP and binary layouts") {
+    TempDir dir;
+    NwReads reads;
+    reads.add("x", "A");
+    reads.add("y", "C");
+    reads.add("z", "G");
+    const std::vector<double> v{0.5, 0.25, 1.0};  // (1,0), (2,0), (2,1)
+    const auto render = [&](NwFormat f, bool ids) { return ::render(dir, reads, v, f, ids); };
+    CHECK(render(NwFormat::ndist, false) == "3\n5.00000000e-01\n2.50000000e-01\n1.00000000e+00\n");
+    CHECK(render(NwFormat::ndist, true) == "3\nx\ny\nz\n5.00000000e-01\n2.50000000e-01\n1.00000000e+00\n");
+    CHECK(render(NwFormat::phylip, false) == "3\nx\ny 5.00000000e-01\nz 2.50000000e-01 1.00000000e+00\n");
+    const std::string bin = render(NwFormat::binary, false);
+    REQUIRE(bin.size() == 24 + 3 * 8);
+    CHECK(bin.substr(0, 8) == std::string("WDPNWD1\0", 8));
+    double third;
+    std::memcpy(&third, bin.data() + 24 + 16, 8);
+    CHECK(third == 1.0);
+}

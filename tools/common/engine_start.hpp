@@ -1,0 +1,131 @@
+// Starting a tool's engines off the calling thread, and not waiting for a
+// start that turned out not to be needed.
+//
+// Starting the CUDA driver takes 0.1-0.25 s and each GPU's context another
+// ~0.11 s (the driver makes them one after another, threads or not), so the
+// tools start their engines while the reader parses the first chunks, which
+// the CPU engines take meanwhile. When they have taken every chunk (one
+// model on 32 cores: all seven chunks of 1,000,000 targets in 0.32-0.36 s),
+// nothing waits for the start: on two H200s, gpu-viterbi --msv on Pkinase
+// then ended at 0.42-0.49 s instead of 0.62-0.71 s.
+//
+// Ending without it needs the process's cooperation: run_tool() allows it
+// (allow_abandoned_starts) and then ends the process with std::_Exit once
+// the tool's outputs are complete. Elsewhere (tests, benchmarks) the
+// destructor waits.
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <exception>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <utility>
+
+#include "tools/common/device_choice.hpp"
+
+namespace warpdp {
+
+// run_tool() calls this: from then on a start still running when its owner
+// goes is left to run on, and starts_still_running() tells run_tool() to end
+// the process without waiting for it.
+void allow_abandoned_starts() noexcept;
+bool abandoned_starts_allowed() noexcept;
+// Starts whose thread has not finished (their engines not yet freed).
+bool starts_still_running() noexcept;
+
+namespace detail {
+std::atomic<int>& running_starts() noexcept;
+}
+
+// E: the engines (movable). make(device) builds them for the device choice;
+// it runs on the start's thread and must capture nothing that its caller owns.
+template <class E>
+class EngineStart {
+public:
+    struct Started {
+        DeviceChoice device;
+        E engines;
+    };
+    using Make = std::function<E(const DeviceChoice&)>;
+    using Resolve = std::function<DeviceChoice()>;
+
+    // For a --device value (resolve_device).
+    EngineStart(const std::string& device_spec, Make make)
+        : EngineStart([device_spec] { return resolve_device(device_spec); }, std::move(make)) {}
+
+    // resolve: the device choice (run on the start's thread: listing the GPUs starts the driver).
+    EngineStart(Resolve resolve, Make make) : state_(std::make_shared<State>()) {
+        ++detail::running_starts();
+        thread_ = std::thread([st = state_, resolve = std::move(resolve), make = std::move(make)]() mutable {
+            run(*st, resolve, make);
+            st.reset();  // may free engines nobody took (an abandoned start)
+            --detail::running_starts();
+        });
+    }
+
+    ~EngineStart() {
+        if (!thread_.joinable()) return;
+        bool finished;
+        {
+            std::lock_guard<std::mutex> lock(state_->m);
+            finished = state_->finished;
+        }
+        if (finished || !abandoned_starts_allowed()) thread_.join();
+        else thread_.detach();
+    }
+    EngineStart(const EngineStart&) = delete;
+    EngineStart& operator=(const EngineStart&) = delete;
+
+    // Before take(): true once the engines (or the start's error) are there.
+    bool ready() const {
+        std::lock_guard<std::mutex> lock(state_->m);
+        return state_->started || state_->error;
+    }
+
+    // Blocks for the engines; rethrows the start's error. Once only.
+    Started take() {
+        std::unique_lock<std::mutex> lock(state_->m);
+        state_->cv.wait(lock, [&] { return state_->started || state_->error; });
+        if (!state_->started) std::rethrow_exception(state_->error);
+        Started s = std::move(*state_->started);
+        state_->started.reset();
+        return s;
+    }
+
+private:
+    struct State {
+        std::mutex m;
+        std::condition_variable cv;
+        std::optional<Started> started;
+        std::exception_ptr error;
+        bool finished = false;
+    };
+
+    static void run(State& st, Resolve& resolve, Make& make) {
+        std::optional<Started> started;
+        std::exception_ptr error;
+        try {
+            const DeviceChoice dev = resolve();
+            started.emplace(Started{dev, make(dev)});
+        } catch (...) {
+            error = std::current_exception();
+        }
+        {
+            std::lock_guard<std::mutex> lock(st.m);
+            st.started = std::move(started);
+            st.error = error;
+            st.finished = true;
+        }
+        st.cv.notify_all();
+    }
+
+    std::shared_ptr<State> state_;
+    std::thread thread_;
+};
+
+}  // namespace warpdp

@@ -1,0 +1,64 @@
+// Error-to-exit-code mapping shared by every tool.
+#include "tools/common/tool_main.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+#include <new>
+
+#include <htslib/hts_log.h>
+
+#include "tools/common/engine_start.hpp"
+#include "core/base/errors.hpp"
+#include "core/io/output_file.hpp"
+
+namespace warpdp {
+
+namespace {
+int report(const std::string& tool, const std::string& what, ExitCode code) {
+    std::fflush(stdout);
+    std::fprintf(stderr, "%s: error: %s\n", tool.c_str(), what.c_str());
+    return static_cast<int>(code);
+}
+
+int run_body(const std::string& tool, int argc, char** argv, const std::function<int(int, char**)>& body) {
+    try {
+        return body(argc, argv);
+    } catch (const BrokenPipe&) {
+        return 0;  // the reader has all it wanted (`| head`): end quietly
+    } catch (const InternalError& e) {
+        return report(tool, std::string("internal error: ") + e.what(), e.exit_code());
+    } catch (const Error& e) {
+        return report(tool, e.what(), e.exit_code());
+    } catch (const std::bad_alloc&) {
+        return report(tool, "out of memory", ExitCode::resource);
+    } catch (const std::exception& e) {
+        return report(tool, std::string("internal error: ") + e.what(), ExitCode::internal);
+    }
+}
+}  // namespace
+
+void warn(const std::string& tool, const std::string& message) {
+    std::fprintf(stderr, "%s: warning: %s\n", tool.c_str(), message.c_str());
+}
+
+int run_tool(const std::string& tool, int argc, char** argv,
+             const std::function<int(int, char**)>& body) {
+    ignore_sigpipe();
+    remove_temporaries_on_stop_signals();
+    allow_abandoned_starts();
+    // Our InputErrors already name file and line; htslib's own "[E::...]"
+    // lines would only add noise to the one-line message.
+    hts_set_log_level(HTS_LOG_OFF);
+    const int rc = run_body(tool, argc, argv, body);
+    // The body's outputs are complete (committed, or removed by their
+    // destructors). A GPU start still running was not needed: end without
+    // waiting for it or running the CUDA runtime's exit handlers beside it.
+    if (starts_still_running()) {
+        std::fflush(nullptr);
+        std::_Exit(rc);
+    }
+    return rc;
+}
+
+}  // namespace warpdp
