@@ -28,6 +28,7 @@
 #include "tools/common/device_choice.hpp"
 #include "tools/hmmer/hmmer_costs.hpp"
 #include "tools/hmmer/hmmer_real.hpp"
+#include "tools/hmmer/msv_stage.hpp"
 
 using namespace warpdp;
 namespace po = boost::program_options;
@@ -58,10 +59,6 @@ std::vector<MsvModel> load_models(const std::string& path, bool quiet) {
     return models;
 }
 
-std::unique_ptr<MsvEngine> make_engine(const DeviceChoice& dev, unsigned threads) {
-    return dev.cuda ? make_msv_cuda_engine(dev.gpus) : make_msv_cpu_engine(threads);
-}
-
 // model_index and target_index (places in the files, from 0) let gpu-viterbi
 // tell apart models or targets that share a name, as hmmsearch does.
 const std::vector<std::string> kColumns{"model",      "model_acc", "target",      "target_len",  "msv_bits",
@@ -77,15 +74,15 @@ std::vector<Value> row_values(const MsvModel& m, size_t model_index, const MsvRo
     v.emplace_back(target);
     v.emplace_back(static_cast<int64_t>(r.length));
     if (r.scored) {
-        v.emplace_back(fixed(r.msv_bits, 6));
-        v.emplace_back(general(r.msv_pvalue, 6));
+        v.emplace_back(fixed(r.v.msv_bits, 6));
+        v.emplace_back(general(r.v.msv_p, 6));
     } else {
         v.emplace_back(Absent{});
         v.emplace_back(Absent{});
     }
     if (bias_on && r.bias_scored) {
-        v.emplace_back(fixed(r.bias_bits, 6));
-        v.emplace_back(general(r.bias_pvalue, 6));
+        v.emplace_back(fixed(r.v.bias_bits, 6));
+        v.emplace_back(general(r.v.bias_p, 6));
     } else {
         v.emplace_back(Absent{});
         v.emplace_back(Absent{});
@@ -135,80 +132,58 @@ int run(int argc, char** argv) {
     std::optional<OutputFile> stats_file;
     if (!a.stats.empty()) stats_file.emplace(a.stats);
     SeqReader reader(a.db, Alphabet::amino(), ropt);
-    DeviceChoice dev;
-    EngineStart<std::unique_ptr<MsvEngine>> start(
-        common.device, [threads = common.threads, chunk_residues = ropt.batch_residues](const DeviceChoice& d) {
-            auto e = make_engine(d, threads);
-            e->expect_chunk_residues(chunk_residues);
-            return e;
-        });
-    std::unique_ptr<MsvEngine> engine;
-
     MsvSearchOptions opt;
     opt.F1 = F1;
     opt.bias = !a.nobias;
     opt.all = a.all;
     opt.threads = common.threads;
-    std::vector<std::unique_ptr<MsvPassFloor>> floors;  // one per model, for opt.F1
-    for (const auto& m : models) floors.push_back(std::make_unique<MsvPassFloor>(m, opt.F1));
+    using Engine = std::unique_ptr<MsvEngine>;
+    ChunkEngines<Engine> engines(
+        std::make_unique<EngineStart<Engine>>(
+            common.device,
+            [threads = common.threads, chunk_residues = ropt.batch_residues](const DeviceChoice& d) {
+                auto e = d.cuda ? make_msv_cuda_engine(d.gpus) : make_msv_cpu_engine(threads);
+                e->expect_chunk_residues(chunk_residues);
+                return e;
+            }),
+        common.device == "auto", [threads = common.threads] { return make_msv_cpu_engine(threads); });
+    std::vector<const MsvModel*> model_ptrs;
+    for (const auto& m : models) model_ptrs.push_back(&m);
+    MsvStage stage(model_ptrs, opt);
 
     // Only the names of targets that make a row are kept: a database of 10^8
     // targets would otherwise hold all its names until the end.
     uint64_t ntargets = 0;
     OverlongTargets overlong;
-    std::vector<std::vector<MsvRow>> rows(models.size());
     std::vector<std::vector<std::string>> row_names(models.size());
-    std::vector<MsvModelTally> tally(models.size());
-    std::vector<const MsvByteProfile*> profiles;
-    for (const auto& m : models) profiles.push_back(&m.bytes);
     uint64_t residues = 0, cells = 0;
-    // While the CUDA driver starts, small chunks go to the CPU engine
-    // (cpu_finishes_quickly); cells and engine time count the main engine's
-    // chunks only, so GCUPS stays that engine's.
-    std::unique_ptr<MsvEngine> cpu_engine;
-    uint64_t cpu_chunks = 0;
-    // Wall time by stage: waiting for the reader, loading chunks into the
-    // engine, scoring, and the host-side decisions.
+    // Cells and engine time count the started engine's chunks only (not the
+    // CPU's while CUDA starts), so GCUPS stays that engine's. Wall time by
+    // stage: waiting for the reader, loading chunks into the engine,
+    // scoring, and the host-side decisions.
     double wait_s = 0, load_s = 0, engine_seconds = 0, decide_s = 0;
     using clock = std::chrono::steady_clock;
     auto since = [](clock::time_point a) { return std::chrono::duration<double>(clock::now() - a).count(); };
     const auto t0 = clock::now();
     SeqBatch chunk;
-    for (;;) {
+    for (uint64_t number = 0;; ++number) {
         auto w0 = clock::now();
         if (!reader.next(chunk)) break;
         wait_s += since(w0);
         w0 = clock::now();
-        if (!engine) {
-            if (common.device == "auto" && !start.ready() &&
-                cpu_finishes_quickly(sum_m * chunk.total_residues(), common.threads)) {
-                if (!cpu_engine) cpu_engine = make_msv_cpu_engine(common.threads);
-                ++cpu_chunks;
-            } else {
-                auto started = start.take();
-                dev = std::move(started.device);
-                engine = std::move(started.engines);
-            }
-        }
-        MsvEngine* e = engine ? engine.get() : cpu_engine.get();
-        e->load_targets(chunk);
+        MsvEngine& e = *engines.for_chunk(cpu_finishes_quickly(sum_m * chunk.total_residues(), common.threads));
         load_s += since(w0);
-        // The engine scores the next models while one model's results are
-        // decided (MsvEngine::score_each); the engine's time is the rest.
-        const auto e0 = clock::now();
-        double chunk_decide_s = 0;
-        e->score_each(profiles, [&](size_t mi, std::span<const uint16_t> raw) {
-            const auto d0 = clock::now();
-            msv_decide(models[mi], chunk, raw, opt, rows[mi], tally[mi], floors[mi].get());
-            for (size_t r = row_names[mi].size(); r < rows[mi].size(); ++r)
-                row_names[mi].push_back(chunk.names[static_cast<size_t>(rows[mi][r].target - chunk.first_index)]);
-            chunk_decide_s += since(d0);
+        const auto times = stage.run(chunk, number, e, [&](size_t mi, size_t first_new) {
+            const auto& rows = stage.rows(mi);
+            for (size_t r = first_new; r < rows.size(); ++r)
+                row_names[mi].push_back(chunk.names[static_cast<size_t>(rows[r].target - chunk.first_index)]);
         });
-        if (e == engine.get()) {
-            engine_seconds += since(e0) - chunk_decide_s;
+        load_s += times.load_s;
+        decide_s += times.decide_s;
+        if (!engines.on_cpu()) {
+            engine_seconds += times.score_s;
             cells += sum_m * chunk.total_residues();
         }
-        decide_s += chunk_decide_s;
         residues += chunk.total_residues();
         ntargets += chunk.size();
         overlong.add(chunk);
@@ -223,15 +198,15 @@ int run(int argc, char** argv) {
     if (ntargets == 0) throw InputError(a.db, 0, "no sequences in the database");
     // Which engine ran. When every chunk came before the CUDA engine had
     // started, the CPU's did it all, and nothing waits for the start-up.
-    const std::string ran_on = engine ? dev.describe() : "cpu (every chunk came before CUDA had started)";
-    const std::string engine_name = engine ? engine->name() : cpu_engine->name();
+    const std::string ran_on = engines.device_description();
+    const std::string engine_name = engines.started() ? (*engines.started())->name() : (*engines.cpu())->name();
     const double seconds = since(t0);
 
     nlohmann::ordered_json stats;
     stats["tool"] = kTool;
     stats["device"] = ran_on;
     stats["engine"] = engine_name;
-    stats["chunks_on_cpu_while_starting"] = cpu_chunks;
+    stats["chunks_on_cpu_while_starting"] = engines.cpu_chunks();
     stats["targets"] = ntargets;
     stats["targets_over_100k"] = overlong.count();
     stats["residues"] = residues;
@@ -244,8 +219,8 @@ int run(int argc, char** argv) {
     stats["models"] = nlohmann::ordered_json::array();
     for (size_t mi = 0; mi < models.size(); ++mi)
         stats["models"].push_back({{"model", models[mi].hmm.name}, {"M", models[mi].bytes.M},
-                                   {"passed_msv", tally[mi].passed_msv},
-                                   {"passed_bias", tally[mi].passed_bias}});
+                                   {"passed_msv", stage.tally(mi).passed_msv},
+                                   {"passed_bias", stage.tally(mi).passed_bias}});
     if (!common.quiet) {
         if (overlong.count()) warn(kTool, overlong.warning(a.db));
         for (size_t mi = 0; mi < models.size(); ++mi)
@@ -253,8 +228,8 @@ int run(int argc, char** argv) {
                          kTool, models[mi].hmm.name.c_str(), models[mi].bytes.M,
                          static_cast<unsigned long long>(ntargets),
                          static_cast<unsigned long long>(residues),
-                         static_cast<unsigned long long>(tally[mi].passed_msv),
-                         static_cast<unsigned long long>(tally[mi].passed_bias));
+                         static_cast<unsigned long long>(stage.tally(mi).passed_msv),
+                         static_cast<unsigned long long>(stage.tally(mi).passed_bias));
         std::fprintf(stderr, "%s: device %s (%s), %.3f s, %.2f GCUPS (%llu cells in %.3f engine s); "
                      "read wait %.3f s, load %.3f s, decide %.3f s\n", kTool,
                      ran_on.c_str(), engine_name.c_str(), seconds,
@@ -270,8 +245,8 @@ int run(int argc, char** argv) {
     RecordWriter writer(out, parse_format(common.format), kColumns);
     writer.write_header();
     for (size_t mi = 0; mi < models.size(); ++mi)
-        for (size_t r = 0; r < rows[mi].size(); ++r)
-            writer.write(row_values(models[mi], mi, rows[mi][r], row_names[mi][r], opt.bias));
+        for (size_t r = 0; r < stage.rows(mi).size(); ++r)
+            writer.write(row_values(models[mi], mi, stage.rows(mi)[r], row_names[mi][r], opt.bias));
     out.commit();
     finish_stdout();  // gpu-viterbi reading our rows goes on while the engines are freed
     return 0;

@@ -97,3 +97,44 @@ TEST_CASE("outside a tool, a start nobody took is waited for: its engines are ma
     CHECK(made);
     CHECK_FALSE(starts_still_running());
 }
+
+TEST_CASE("while the engines start, quick chunks go to CPU engines if allowed; then every chunk to the started ones") {
+    for (const bool cpu_while_starting : {true, false}) {
+        CAPTURE(cpu_while_starting);
+        std::mutex gate;
+        std::unique_lock<std::mutex> hold(gate);  // the start waits on this
+        int cpu_made = 0;
+        ChunkEngines<Gpus> engines(
+            std::make_unique<EngineStart<Gpus>>([] { return gpus({1}); },
+                                                [&](const DeviceChoice& d) {
+                                                    std::lock_guard<std::mutex> wait(gate);
+                                                    return d.gpus;
+                                                }),
+            cpu_while_starting, [&] {
+                ++cpu_made;
+                return Gpus{};
+            });
+        CHECK(engines.started() == nullptr);
+        CHECK(engines.device_description() == "cpu (every chunk came before CUDA had started)");
+        if (cpu_while_starting) {
+            for (int chunk = 0; chunk < 3; ++chunk) {
+                CHECK(engines.for_chunk(true) == Gpus{});
+                CHECK(engines.on_cpu());
+            }
+            CHECK(cpu_made == 1);  // made once, on first use
+            CHECK(engines.cpu_chunks() == 3);
+        }
+        hold.unlock();
+        // A chunk the CPU would not finish quickly waits for the start, and
+        // from then on quick chunks go to the started engines too.
+        CHECK(engines.for_chunk(false) == Gpus{1});
+        CHECK_FALSE(engines.on_cpu());
+        CHECK(engines.for_chunk(true) == Gpus{1});
+        CHECK_FALSE(engines.on_cpu());
+        REQUIRE(engines.started() != nullptr);
+        CHECK(*engines.started() == Gpus{1});
+        CHECK(engines.device_description() == "cuda:1");
+        CHECK(engines.cpu_chunks() == (cpu_while_starting ? 3u : 0u));
+        CHECK((engines.cpu() != nullptr) == cpu_while_starting);
+    }
+}

@@ -16,6 +16,8 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
+#include <cstdint>
 #include <condition_variable>
 #include <exception>
 #include <functional>
@@ -126,6 +128,62 @@ private:
 
     std::shared_ptr<State> state_;
     std::thread thread_;
+};
+
+// The engines for each chunk of a run whose engines start in the background.
+// With cpu_while_starting (--device auto), a chunk that comes before the
+// start is done, and that the CPU engines finish quickly, goes to CPU engines
+// made on first use instead of waiting for the start: the results are the
+// same either way. Any other chunk waits for the started engines, which then
+// take every later chunk.
+template <class E>
+class ChunkEngines {
+public:
+    using MakeCpu = std::function<E()>;
+
+    ChunkEngines(std::unique_ptr<EngineStart<E>> start, bool cpu_while_starting, MakeCpu make_cpu)
+        : start_(std::move(start)), cpu_while_starting_(cpu_while_starting), make_cpu_(std::move(make_cpu)) {}
+
+    // The engines for the next chunk; quick_on_cpu: the CPU engines would
+    // finish it in about a tenth of a second.
+    E& for_chunk(bool quick_on_cpu) {
+        on_cpu_ = false;
+        if (started_) return started_->engines;
+        if (cpu_while_starting_ && quick_on_cpu && !start_->ready()) {
+            if (!cpu_) cpu_.emplace(make_cpu_());
+            ++cpu_chunks_;
+            on_cpu_ = true;
+            return *cpu_;
+        }
+        const auto t0 = std::chrono::steady_clock::now();
+        started_.emplace(start_->take());
+        wait_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        return started_->engines;
+    }
+
+    // Whether the last for_chunk() gave the CPU engines.
+    bool on_cpu() const noexcept { return on_cpu_; }
+    // The started engines, once a chunk waited for them; else nullptr.
+    E* started() noexcept { return started_ ? &started_->engines : nullptr; }
+    // The CPU engines, if a chunk went to them; else nullptr.
+    E* cpu() noexcept { return cpu_ ? &*cpu_ : nullptr; }
+    uint64_t cpu_chunks() const noexcept { return cpu_chunks_; }
+    // Time the run waited for the start.
+    double wait_seconds() const noexcept { return wait_seconds_; }
+    // Where the chunks ran, for the run's summary.
+    std::string device_description() const {
+        return started_ ? started_->device.describe() : "cpu (every chunk came before CUDA had started)";
+    }
+
+private:
+    std::unique_ptr<EngineStart<E>> start_;  // first in, last out: its thread outlives the engines' use
+    bool cpu_while_starting_;
+    MakeCpu make_cpu_;
+    std::optional<typename EngineStart<E>::Started> started_;
+    std::optional<E> cpu_;
+    uint64_t cpu_chunks_ = 0;
+    double wait_seconds_ = 0;
+    bool on_cpu_ = false;
 };
 
 }  // namespace warpdp

@@ -30,6 +30,7 @@
 #include "core/hmmer/vit/vit_engine.hpp"
 #include "tools/common/device_choice.hpp"
 #include "tools/hmmer/hmmer_costs.hpp"
+#include "tools/hmmer/msv_stage.hpp"
 
 namespace warpdp {
 namespace {
@@ -84,33 +85,32 @@ struct FilterPipeline::Impl {
     const bool inline_msv, nobias, forward, all;
     bool pipeline = false;
     uint64_t sum_m = 0;
-    DeviceChoice dev;
-    std::unique_ptr<EngineStart<Engines>> start;
     std::unique_ptr<MsvEngine> msv_engine;  // rescoring streamed candidates
-    std::unique_ptr<VitEngine> vit_engine, cpu_vit;
-    std::unique_ptr<MsvEngine> msv_full;
-    std::unique_ptr<FwdEngine> fwd_engine, cpu_fwd;
+    std::unique_ptr<ChunkEngines<Engines>> engines;
+    std::optional<MsvStage> msv_stage;  // with inline MSV
 
     std::vector<FilterCandidates>* cursor = nullptr;
     SurvivorsFile* survivors = nullptr;
     ModelSurvivorStreams* model_survivors = nullptr;
     FilterRun out;
     std::vector<PassWork> pass_work;
-    std::vector<const MsvByteProfile*> msv_profiles;  // models[i].msv.bytes
     std::vector<uint16_t> msv_raw;  // rescoring streamed candidates
     std::vector<uint32_t> vit_raw;
-    std::vector<std::unique_ptr<MsvPassFloor>> floors;  // with inline MSV, per model
 
     Impl(const std::vector<FilterModel>& m, FilterSettings settings)
         : models(m), s(std::move(settings)), F1(std::min(s.F1, 1.0)), F2(std::min(s.F2, 1.0)),
           F3(std::min(s.F3, 1.0)), inline_msv(s.inline_msv), nobias(s.nobias), forward(s.forward), all(s.all) {
-        for (const auto& fm : models) {
-            sum_m += static_cast<uint64_t>(fm.msv.hmm.M);
-            msv_profiles.push_back(&fm.msv.bytes);
-        }
+        for (const auto& fm : models) sum_m += static_cast<uint64_t>(fm.msv.hmm.M);
         msv_engine = make_msv_cpu_engine(s.threads);
-        if (inline_msv)
-            for (const auto& fm : models) floors.push_back(std::make_unique<MsvPassFloor>(fm.msv, F1));
+        if (inline_msv) {
+            std::vector<const MsvModel*> msv_models;
+            for (const auto& fm : models) msv_models.push_back(&fm.msv);
+            MsvSearchOptions opt;
+            opt.F1 = F1;
+            opt.bias = !nobias;
+            opt.threads = s.threads;
+            msv_stage.emplace(std::move(msv_models), opt);
+        }
     }
 
     uint64_t chunk_residues() const { return s.chunk_residues > 0 ? s.chunk_residues : chunk_residues_for(sum_m); }
@@ -124,8 +124,12 @@ struct FilterPipeline::Impl {
     // first GPU: on two H200s, splitting those too made the nine-model
     // filters' tail after the last MSV stage 0.19 s instead of 0.09 s (each
     // call waits for every device).
+    //
+    // While the CUDA driver starts, small chunks go to the CPU engines
+    // (cpu_finishes_quickly); only with inline MSV: the candidate stream's
+    // chunks are small anyway.
     void start_engines() {
-        start = std::make_unique<EngineStart<Engines>>(
+        auto start = std::make_unique<EngineStart<Engines>>(
             s.device, [threads = s.threads, forward = forward, inline_msv = inline_msv,
                        residues = chunk_residues()](const DeviceChoice& d) {
                 const std::vector<int> first(d.gpus.begin(), d.gpus.begin() + (d.cuda ? 1 : 0));
@@ -141,6 +145,14 @@ struct FilterPipeline::Impl {
                     e.msv_full->expect_chunk_residues(residues);
                 }
                 trace_event("engines-ready");
+                return e;
+            });
+        engines = std::make_unique<ChunkEngines<Engines>>(
+            std::move(start), inline_msv && s.device == "auto", [threads = s.threads, forward = forward] {
+                Engines e;
+                e.vit = make_vit_cpu_engine(threads);
+                e.msv_full = make_msv_cpu_engine(threads);
+                if (forward) e.fwd = make_fwd_cpu_engine(threads);
                 return e;
             });
     }
@@ -335,13 +347,6 @@ struct FilterPipeline::Impl {
         trace_event("run-start");
         SeqReader reader(s.db_path, Alphabet::amino(), ropt);
         start_engines();
-        // While the CUDA driver starts, small chunks go to the CPU engines
-        // (cpu_finishes_quickly); only with inline MSV: the candidate
-        // stream's chunks are small anyway.
-        const bool cpu_while_starting = inline_msv && s.device == "auto";
-        const auto quick_on_cpu = [&](const SeqBatch& c) {
-            return cpu_finishes_quickly(sum_m * c.total_residues(), s.threads);
-        };
         const auto t0 = clock::now();
         Job jobs[3];
         size_t next_job = 0;
@@ -366,74 +371,32 @@ struct FilterPipeline::Impl {
             out.read_wait_s += since(w0);
             trace_event("read", number);
             const SeqBatch& chunk = job.chunk;
-            MsvEngine* msv_e = msv_full.get();
-            VitEngine* vit_e = vit_engine.get();
-            FwdEngine* fwd_e = fwd_engine.get();
-            if (!vit_engine) {
-                if (!start->ready() && cpu_while_starting && quick_on_cpu(chunk)) {
-                    if (!cpu_vit) cpu_vit = make_vit_cpu_engine(s.threads);
-                    if (forward && !cpu_fwd) cpu_fwd = make_fwd_cpu_engine(s.threads);
-                    msv_e = msv_engine.get();
-                    vit_e = cpu_vit.get();
-                    fwd_e = cpu_fwd.get();
-                    ++out.cpu_chunks;
-                    trace_event("on-cpu", number);
-                } else {
-                    w0 = clock::now();
-                    auto started = start->take();
-                    dev = std::move(started.device);
-                    vit_engine = std::move(started.engines.vit);
-                    msv_full = std::move(started.engines.msv_full);
-                    fwd_engine = std::move(started.engines.fwd);
-                    out.engines_s = since(w0);
-                    msv_e = msv_full.get();
-                    vit_e = vit_engine.get();
-                    fwd_e = fwd_engine.get();
-                }
+            Engines& e = engines->for_chunk(cpu_finishes_quickly(sum_m * chunk.total_residues(), s.threads));
+            if (engines->on_cpu()) {
+                ++out.cpu_chunks;
+                trace_event("on-cpu", number);
             }
+            out.engines_s = engines->wait_seconds();
             w0 = clock::now();
             // Each model's candidates in this chunk, in database order, with their
             // exact MSV/bias verdicts (filtersc and the bias-corrected P-value
             // decide the pipeline rule of the Viterbi stage).
-            job.vit_e = vit_e;
-            job.fwd_e = fwd_e;
+            job.vit_e = e.vit.get();
+            job.fwd_e = e.fwd.get();
             job.cands.assign(models.size(), {});
             job.verdicts.assign(models.size(), {});
             auto& cands = job.cands;
             auto& verdicts = job.verdicts;
             if (inline_msv) {
-                msv_e->load_targets(chunk);
-                trace_event("msv-loaded", number);
-                // Decided in blocks that keep only their candidates (~2% of
-                // the targets; core/base/parallel.hpp), while the engine scores the
-                // next models (MsvEngine::score_each).
-                msv_e->score_each(msv_profiles, [&](size_t mi, std::span<const uint16_t> raw) {
-                    trace_event("msv-scored", number);
-                    using Found = std::pair<uint32_t, MsvVerdict>;
-                    const auto found = parallel_filter_blocks<Found>(
-                        chunk.size(), s.threads, 4096, [&](size_t begin, size_t end, std::vector<Found>& out) {
-                            // hmmsearch skips empty targets: they pass nothing; most
-                            // others fail below their length's floor
-                            std::vector<uint32_t> ts;
-                            std::vector<MsvVerdict> vs;
-                            std::vector<std::span<const uint8_t>> seqs;
-                            for (size_t t = begin; t < end; ++t) {
-                                if (chunk.length(t) == 0 || floors[mi]->fails(raw[t], chunk.length(t))) continue;
-                                const MsvVerdict v = msv_stage_verdict(models[mi].msv, raw[t], chunk.length(t), F1);
-                                if (!v.pass_msv) continue;
-                                ts.push_back(static_cast<uint32_t>(t));
-                                vs.push_back(v);
-                                seqs.push_back(chunk.seq(t));
-                            }
-                            if (!nobias) msv_bias_stage(models[mi].msv, seqs, vs, F1);
-                            for (size_t j = 0; j < ts.size(); ++j)
-                                if (vs[j].pass_bias) out.emplace_back(ts[j], vs[j]);
-                        });
-                    for (const auto& [t, v] : found) {
-                        cands[mi].push_back(t);
-                        verdicts[mi].push_back(v);
+                // Each model's survivors of the MSV and bias filters, with
+                // their verdicts, taken from the stage as soon as decided.
+                msv_stage->run(chunk, number, *e.msv_full, [&](size_t mi, size_t first_new) {
+                    auto& rows = msv_stage->rows(mi);
+                    for (size_t r = first_new; r < rows.size(); ++r) {
+                        cands[mi].push_back(static_cast<uint32_t>(rows[r].target - chunk.first_index));
+                        verdicts[mi].push_back(rows[r].v);
                     }
-                    trace_event("msv-decided", number);
+                    rows.clear();
                 });
             } else if (pipeline) {
                 for (size_t mi = 0; mi < models.size(); ++mi) {
@@ -492,9 +455,10 @@ struct FilterPipeline::Impl {
         if (out.targets == 0) throw InputError(s.db_path, 0, "no sequences in the database");
         // Which engines ran. When every chunk came before the CUDA engines
         // had started, the CPU's did it all, and nothing waits for the start-up.
-        out.device = vit_engine ? dev.describe() : "cpu (every chunk came before CUDA had started)";
-        out.engine = vit_engine ? vit_engine->name() : cpu_vit->name();
-        if (forward) out.fwd_engine = fwd_engine ? fwd_engine->name() : cpu_fwd->name();
+        out.device = engines->device_description();
+        const Engines& ran = engines->started() ? *engines->started() : *engines->cpu();
+        out.engine = ran.vit->name();
+        if (forward) out.fwd_engine = ran.fwd->name();
         for (size_t mi = 0; cursor && mi < models.size(); ++mi) {
             const auto& cur = (*cursor)[mi];
             if (cur.next < cur.list.size()) {

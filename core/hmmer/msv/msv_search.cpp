@@ -37,11 +37,9 @@ void msv_decide(const MsvModel& model, const SeqBatch& chunk, std::span<const ui
         // hmmsearch skips empty targets (they still count in Z); below its
         // floor a target fails, and without --all makes no row
         if (r.length > 0 && !(floor && !opt.all && floor->fails(raw[t], r.length))) {
-            const MsvVerdict v = msv_verdict(model, chunk.seq(t), raw[t], opt.F1, false);
+            r.v = msv_stage_verdict(model, raw[t], r.length, opt.F1);
             r.scored = true;
-            r.msv_bits = v.msv_bits;
-            r.msv_pvalue = v.msv_p;
-            r.passed_msv = v.pass_msv;
+            r.passed_msv = r.v.pass_msv;
         }
         return r.passed_msv || opt.all ? std::optional<MsvRow>(r) : std::nullopt;
     });
@@ -63,18 +61,15 @@ void msv_decide(const MsvModel& model, const SeqBatch& chunk, std::span<const ui
         std::vector<MsvVerdict> vs;
         for (size_t j = begin; j < end; ++j) {
             const MsvRow& r = rows[need_bias[j]];
-            const auto t = static_cast<size_t>(r.target - chunk.first_index);
-            seqs.push_back(chunk.seq(t));
-            vs.push_back(msv_stage_verdict(model, raw[t], r.length, opt.F1));
+            seqs.push_back(chunk.seq(static_cast<size_t>(r.target - chunk.first_index)));
+            vs.push_back(r.v);
         }
         msv_bias_stage(model, seqs, vs, opt.F1);
         for (size_t j = begin; j < end; ++j) {
             MsvRow& r = rows[need_bias[j]];
-            const MsvVerdict& v = vs[j - begin];
+            r.v = vs[j - begin];
             r.bias_scored = true;
-            r.bias_bits = v.bias_bits;
-            r.bias_pvalue = v.bias_p;
-            r.passed = v.pass_bias;
+            r.passed = r.v.pass_bias;
         }
     });
     for (size_t i = first_new; i < rows.size(); ++i) tally.passed_bias += rows[i].passed ? 1 : 0;

@@ -27,14 +27,14 @@ struct MsvSearchOptions {
 struct MsvRow {
     uint64_t target = 0;  // record number in the database
     uint64_t length = 0;
-    bool scored = false;      // false for L = 0
-    float msv_bits = 0;       // +inf on overflow
-    double msv_pvalue = 1;
+    bool scored = false;       // false for L = 0
     bool bias_scored = false;  // bias filter ran (MSV passed and bias on)
-    float bias_bits = 0;
-    double bias_pvalue = 1;
     bool passed_msv = false;
     bool passed = false;       // passed MSV and (if on) bias
+    // The scores and P-values (msv_bits is +inf on overflow); its bias fields
+    // are the MSV's own unless bias_scored. The Viterbi stage reads filtersc
+    // and bias_p from it.
+    MsvVerdict v;
 };
 
 struct MsvModelTally {

@@ -1,0 +1,54 @@
+// The MSV and bias filters of one chunk of targets, for every model: the one
+// place where gpu-msv and gpu-viterbi --msv load a chunk into an MSV engine,
+// have it score each model and decide the targets with hmmsearch's
+// arithmetic (msv_decide). The engine scores the next models while the host
+// decides the last one (MsvEngine::score_each), so deciding costs the engine
+// no time on a GPU.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "core/hmmer/msv/msv_engine.hpp"
+#include "core/hmmer/msv/msv_model.hpp"
+#include "core/hmmer/msv/msv_pass_floor.hpp"
+#include "core/hmmer/msv/msv_search.hpp"
+#include "core/io/seq_batch.hpp"
+
+namespace warpdp {
+
+class MsvStage {
+public:
+    // Where one chunk's time went: loading it into the engine, the engine's
+    // scoring (less the decisions that overlapped it) and the decisions.
+    struct ChunkTimes {
+        double load_s = 0, score_s = 0, decide_s = 0;
+    };
+    // Called on the calling thread once model mi's rows of the chunk are
+    // decided: they are rows(mi)[first_new...].
+    using OnModel = std::function<void(size_t mi, size_t first_new)>;
+
+    // models must outlive the stage.
+    MsvStage(std::vector<const MsvModel*> models, MsvSearchOptions opt);
+
+    // Loads `chunk` into `engine`, scores it with every model and appends
+    // each model's rows (survivors, or every target with opt.all) to rows(mi).
+    // number: the chunk's place in the run, for WARPDP_TRACE.
+    ChunkTimes run(const SeqBatch& chunk, uint64_t number, MsvEngine& engine, const OnModel& on_model = {});
+
+    std::vector<MsvRow>& rows(size_t mi) { return rows_[mi]; }
+    const MsvModelTally& tally(size_t mi) const { return tally_[mi]; }
+    size_t models() const noexcept { return models_.size(); }
+
+private:
+    std::vector<const MsvModel*> models_;
+    MsvSearchOptions opt_;
+    std::vector<const MsvByteProfile*> profiles_;
+    std::vector<std::unique_ptr<MsvPassFloor>> floors_;  // per model, for opt_.F1
+    std::vector<std::vector<MsvRow>> rows_;
+    std::vector<MsvModelTally> tally_;
+};
+
+}  // namespace warpdp
