@@ -8,9 +8,12 @@ build_pkgs=(cmake make g++ pkg-config libhts-dev libisal-dev zlib1g-dev
             libboost-program-options-dev nlohmann-json3-dev doctest-dev)
 # openmpi-bin: NDist and SeqDist are MPI programs; without it they cannot start.
 oracle_pkgs=(hmmer hmmer-examples ampliconnoise openmpi-bin vsearch-examples parasail fasta3)
+# The fuzzers (tests/fuzz/ci.sh): clang, and its libFuzzer and sanitizer
+# runtimes, which clang only recommends.
+fuzz_pkgs=(clang libclang-rt-14-dev)
 
 missing=()
-for p in "${build_pkgs[@]}" "${oracle_pkgs[@]}"; do
+for p in "${build_pkgs[@]}" "${oracle_pkgs[@]}" "${fuzz_pkgs[@]}"; do
     if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
         missing+=("$p")
     fi

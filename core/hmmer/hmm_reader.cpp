@@ -1,5 +1,5 @@
-// HMMER3 ASCII save-file parser (spec §1). ByteSource reads plain, gzip
-// and bgzip input alike, as for the sequence readers. The parser is strict
+// HMMER3 ASCII save-file parser (docs/hmmer-filters.md §1). ByteSource reads
+// plain, gzip and bgzip input alike, as for the sequence readers. The parser is strict
 // about structure (node numbers, field counts, the closing "//") because a
 // silently misread model would make every downstream filter decision wrong
 // without any visible symptom.
@@ -9,12 +9,14 @@
 #include <cctype>
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string_view>
 
-#include "core/io/byte_source.hpp"
 #include "core/base/errors.hpp"
+#include "core/hmmer/profile.hpp"
+#include "core/io/byte_source.hpp"
 
 namespace warpdp {
 
@@ -73,22 +75,28 @@ private:
 namespace {
 
 // One significant line: its tokens (a token starting with '#' ends the line)
-// and where it came from.
+// and where it came from. Tokens are split where Easel's file parser splits
+// them, at ' ', '\t' and '\r' only: a vertical tab or form feed is part of
+// a token there (atof stops at it, so hmmsearch reads "0\v00529" as 0), and
+// splitting at it would read other numbers than hmmsearch does; here such a
+// token is refused as not a number.
 struct Line {
     std::string raw;
     std::vector<std::string_view> tok;
     uint64_t no = 0;
 };
 
+bool is_delimiter(char c) { return c == ' ' || c == '\t' || c == '\r'; }
+
 void tokenize(Line& ln) {
     ln.tok.clear();
     const std::string_view s(ln.raw);
     size_t i = 0;
     while (i < s.size()) {
-        while (i < s.size() && std::isspace(static_cast<unsigned char>(s[i]))) ++i;
+        while (i < s.size() && is_delimiter(s[i])) ++i;
         if (i >= s.size() || s[i] == '#') break;
         const size_t j = i;
-        while (i < s.size() && !std::isspace(static_cast<unsigned char>(s[i]))) ++i;
+        while (i < s.size() && !is_delimiter(s[i])) ++i;
         ln.tok.push_back(s.substr(j, i - j));
     }
 }
@@ -97,7 +105,22 @@ InputError input_error(const std::string& file, uint64_t line, const std::string
     return InputError(file, line, msg);
 }
 
-std::string quoted(std::string_view s) { return "'" + std::string(s) + "'"; }
+// A token as messages show it; control bytes (a token can hold \v or \f)
+// written as \xNN so that the terminal shows them.
+std::string quoted(std::string_view s) {
+    std::string q = "'";
+    for (const char c : s) {
+        const auto u = static_cast<unsigned char>(c);
+        if (u >= 0x20 && u != 0x7f) {
+            q += c;
+            continue;
+        }
+        char hex[8];
+        std::snprintf(hex, sizeof hex, "\\x%02x", u);
+        q += hex;
+    }
+    return q + "'";
+}
 
 bool iequals(std::string_view a, std::string_view b) {
     return a.size() == b.size() &&
@@ -108,6 +131,49 @@ bool iequals(std::string_view a, std::string_view b) {
 int annotation_columns(char v) { return v == 'f' ? 5 : v == 'e' ? 4 : 3; }
 
 }  // namespace
+
+// A model whose local entry scores B->M_k hmmsearch would compute as NaN
+// (or +inf) is refused, naming the transition line of the node at fault.
+// Only rows whose m->m + m->i exceed 1 (or round to more) can push HMMER's
+// match occupancy above 1, and from there below 0 or to infinity; the entry
+// scores are log(occ[k] / Z). A model whose occupancy stays finite and
+// non-negative is read as it is, even if its rows do not sum to 1: hmmsearch
+// scores it with finite numbers, and so must we, bit for bit. Refused
+// (docs/hmmer-filters.md §4.1) rather than handled because hmmsearch
+// 3.3.2 gives no result to match: it reads such a file, casts the NaN into
+// its Viterbi filter's 16-bit profile (undefined in C), and stops the whole
+// search ("forward score is NaN") at the first target that reaches its
+// Forward filter.
+void HmmReader::check_entry_scores(const Hmm& h, const std::vector<uint64_t>& transition_line) const {
+    const std::vector<float> occ = match_occupancy(h);
+    const int bad = first_bad_entry_score(local_entry_scores(occ));
+    if (bad == 0) return;
+    const size_t M = occ.size() - 1;
+    // The node whose transitions first took the occupancy above 1, and the
+    // first occupancy below 0 or not finite that followed.
+    size_t j = 0;
+    while (j < M && !(occ[j + 1] > 1.0f)) ++j;
+    size_t k = j + 1;
+    while (k <= M && occ[k] >= 0.0f && std::isfinite(occ[k])) ++k;
+    auto num = [](float x) {
+        char b[32];
+        std::snprintf(b, sizeof b, "%.9g", static_cast<double>(x));
+        return std::string(b);
+    };
+    std::string why;
+    if (j == M) {
+        // Never above 1: only Z = 0 makes a NaN then, no match state reachable.
+        j = 0;
+        why = "no match state can be entered (every node's match occupancy is 0)";
+    } else {
+        why = "the match occupancy rises above 1 after node " + std::to_string(j) +
+              " (whose m->m + m->i sum to " + num(h.t[j][kTMM] + h.t[j][kTMI]) + ")";
+        if (k <= M) why += " and is " + num(occ[k]) + " at node " + std::to_string(k);
+    }
+    throw input_error(path_, transition_line[j],
+                      why + ", so the local entry score of node " + std::to_string(bad) +
+                          " is not a number; hmmsearch cannot search with this model either");
+}
 
 HmmReader::HmmReader(const std::string& path) : path_(path), src_(std::make_unique<LineSource>(path)) {}
 HmmReader::~HmmReader() = default;
@@ -129,9 +195,11 @@ bool HmmReader::next(Hmm& out) {
     auto need = [&](const char* what) {
         if (!get()) throw fail(std::string("truncated model: end of file while expecting ") + what + " (missing '//'?)");
     };
-    // Numbers as HMMER reads them (atoi/atof), a leading '+' included, but
-    // whole: a token with anything after its number is refused.
+    // Numbers as HMMER reads them (atoi/atof), a leading '+' included, and
+    // the leading \v or \f that atoi/atof skip (the only white space a token
+    // can hold), but whole: a token with anything after its number is refused.
     const auto unsigned_part = [](std::string_view t) {
+        t.remove_prefix(std::min(t.size(), t.find_first_not_of("\v\f")));
         return t.size() > 1 && t[0] == '+' && t[1] != '-' && t[1] != '+' ? t.substr(1) : t;
     };
     auto parse_int = [&](std::string_view t, const char* what) {
@@ -199,6 +267,8 @@ bool HmmReader::next(Hmm& out) {
         } else if (tag == "DESC") {
             const size_t at = static_cast<size_t>(ln.tok.size() > 1 ? ln.tok[1].data() - ln.raw.data() : ln.raw.size());
             h.desc = ln.raw.substr(at);
+            // Easel skips all leading white space of free text, \v and \f too.
+            h.desc.erase(0, std::min(h.desc.size(), h.desc.find_first_not_of(" \t\v\f\r")));
             while (!h.desc.empty() && std::isspace(static_cast<unsigned char>(h.desc.back()))) h.desc.pop_back();
         } else if (tag == "LENG") {
             if (ln.tok.size() < 2) throw fail("LENG without a value");
@@ -266,8 +336,10 @@ bool HmmReader::next(Hmm& out) {
     auto read_probs = [&](float* dst, size_t first, size_t n, const char* what) {
         for (size_t i = 0; i < n; ++i) dst[i] = prob(ln.tok[first + i], what);
     };
+    std::vector<uint64_t> transition_line(static_cast<size_t>(M) + 1, 0);  // for the occupancy check
     auto read_transitions = [&](int k) {
         need("a transition line");
+        transition_line[static_cast<size_t>(k)] = ln.no;
         expect_fields(kNumTransitions, ("node " + std::to_string(k) + " transition line").c_str());
         read_probs(h.t[static_cast<size_t>(k)].data(), 0, kNumTransitions, "transition");
     };
@@ -309,6 +381,7 @@ bool HmmReader::next(Hmm& out) {
             throw fail("LENG is " + std::to_string(M) + " but the model has more nodes");
         throw fail("expected '//' after node " + std::to_string(M) + ", found " + quoted(ln.tok[0]));
     }
+    check_entry_scores(h, transition_line);
     ++models_read_;
     out = std::move(h);
     return true;

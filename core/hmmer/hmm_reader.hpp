@@ -1,7 +1,8 @@
 // Reader for HMMER3 ASCII save files (formats 3/a..3/f), plain or gzipped,
 // from a path or "-" for stdin. One file may hold many models; they must all
 // share the first model's format version. Malformed input throws InputError
-// naming the file and line.
+// naming the file and line, and so does a model whose local entry scores
+// would not be numbers (see check_entry_scores).
 #pragma once
 
 #include <cstdint>
@@ -31,6 +32,7 @@ public:
 
 private:
     class LineSource;
+    void check_entry_scores(const Hmm& h, const std::vector<uint64_t>& transition_line) const;
     std::string path_;
     std::unique_ptr<LineSource> src_;
     char version_ = 0;  // fixed by the first model

@@ -214,14 +214,17 @@ void SeqParser::detect_format() {
         }
         if (c == '>') format_ = Format::fasta;
         else if (c == '@') format_ = Format::fastq;
-        else if (static_cast<unsigned char>(c) == 0x1f && pos_ + 1 == end_)
-            // gzip's first magic byte alone (ByteSource takes two for gzip):
-            // a gzip file cut after one byte
-            fail(line_at(pos_), "truncated gzip file (it ends within its first bytes)");
-        else
-            fail(line_at(pos_), "not FASTA or FASTQ: expected '>' or '@' at the start of the data, found " +
-                                    quote_byte(static_cast<unsigned char>(c)));
-        return;
+        if (format_ != Format::unknown) return;
+        const uint64_t line = line_at(pos_);
+        const bool first_byte = discarded_ + pos_ == 0;
+        ++pos_;
+        // gzip's first magic byte alone (ByteSource takes two for gzip): a
+        // gzip file cut after one byte. Alone in the whole input, not only in
+        // this read, which may end after any byte (found by fuzz_seq_reader).
+        if (static_cast<unsigned char>(c) == 0x1f && first_byte && at_end())
+            fail(line, "truncated gzip file (it ends within its first bytes)");
+        fail(line, "not FASTA or FASTQ: expected '>' or '@' at the start of the data, found " +
+                       quote_byte(static_cast<unsigned char>(c)));
     }
 }
 

@@ -16,6 +16,8 @@ float easel_expf(float x) noexcept {
     if (std::isnan(x)) return x;
     if (x > maxlogf) return std::numeric_limits<float>::infinity();
     if (x <= -maxlogf) return 0.0f;
+    // NaN and out-of-range x have returned above, as in Easel, so the
+    // casts to int below only see |x / ln 2| < 128.
     const auto f = flush_denormal;
     // k = floor(0.5 + x / ln 2), the floor by truncation and correction
     float fx = f(f(x * static_cast<float>(1.44269504088896341)) + 0.5f);

@@ -130,7 +130,11 @@ CandidateStream read_candidates(const std::string& path) {
                 kind = Kind::tsv;
                 header = text;
                 const auto names = split_tabs(text.substr(1));
-                for (size_t i = 0; i < names.size(); ++i) col[names[i]] = i;
+                // A name twice would leave a column index past the row's
+                // fields, which are counted against the distinct names.
+                for (size_t i = 0; i < names.size(); ++i)
+                    if (!col.emplace(names[i], i).second)
+                        throw InputError(name, line, "header names the column \"" + names[i] + "\" twice");
                 for (const char* k : kNeeded)
                     if (!col.count(k))
                         throw InputError(name, line, std::string("header lacks the column \"") + k +

@@ -1,19 +1,26 @@
-// Building the Viterbi word profile from the float profile (spec §6.1).
+// Building the Viterbi word profile from the float profile
+// (docs/hmmer-filters.md §6.1).
 #include "core/hmmer/vit/vit_profile.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 
+#include "core/base/errors.hpp"
 #include "core/hmmer/hmmer_units.hpp"
 #include "core/hmmer/profile.hpp"
 
 namespace warpdp {
 
+// HMMER's wordify(): +-inf saturate like any large score. A NaN passes
+// both tests, and casting it is undefined (in HMMER too, whose x86 build
+// makes it 0); the reader refuses the models that give one (HmmReader's
+// check_entry_scores), so a NaN here is a bug, never a score.
 int16_t vit_word(float sc) {
     const float r = std::roundf(hmmer::kScaleW * sc);
     if (r >= 32767.0f) return 32767;
     if (r <= -32768.0f) return kWordNegInf;
+    if (std::isnan(r)) throw InternalError("vit_word: a profile score is NaN");
     return static_cast<int16_t>(static_cast<int>(r));
 }
 
