@@ -24,6 +24,8 @@ bool shareable(const std::string& path) {
     return ::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
 }
 
+}  // namespace
+
 bool same_file(const std::string& a, const std::string& b) {
     std::error_code ec;
     if (fs::exists(a, ec) && fs::exists(b, ec)) return fs::equivalent(a, b, ec) && !ec;
@@ -33,8 +35,6 @@ bool same_file(const std::string& a, const std::string& b) {
     if (ec) return a == b;
     return ca == cb;
 }
-
-}  // namespace
 
 void refuse_shared_paths(const std::vector<NamedPath>& inputs, const std::vector<NamedPath>& outputs) {
     for (size_t i = 0; i < outputs.size(); ++i) {

@@ -21,4 +21,8 @@ struct NamedPath {
 // and may be shared (two outputs to /dev/null); so may inputs of any kind.
 void refuse_shared_paths(const std::vector<NamedPath>& inputs, const std::vector<NamedPath>& outputs);
 
+// The same file, as refuse_shared_paths() tells it (for a tool whose
+// command line is not its own: gpu-hmmsearch takes hmmsearch's).
+bool same_file(const std::string& a, const std::string& b);
+
 }  // namespace warpdp

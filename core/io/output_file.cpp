@@ -57,11 +57,13 @@ extern "C" void remove_temporaries_and_stop(int sig) {
 
 void ignore_sigpipe() { std::signal(SIGPIPE, SIG_IGN); }
 
+std::span<const int> stop_signals() noexcept {
+    static constexpr int kSignals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGALRM, SIGUSR1, SIGUSR2, SIGXCPU};
+    return kSignals;
+}
+
 void remove_temporaries_on_stop_signals() {
-    // Every signal whose default ends the process and that a user, a
-    // scheduler (SLURM's --signal sends USR1 by default; CPU limits XCPU) or
-    // `timeout -s` may send.
-    for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGALRM, SIGUSR1, SIGUSR2, SIGXCPU}) {
+    for (int sig : stop_signals()) {
         struct sigaction old {};
         if (::sigaction(sig, nullptr, &old) != 0 || old.sa_handler == SIG_IGN) continue;  // (nohup keeps SIGHUP ignored)
         struct sigaction act {};

@@ -9,6 +9,7 @@
 
 #include <cstdio>
 #include <exception>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -55,9 +56,14 @@ void finish_stdout();
 // Ignore SIGPIPE so a closed pipe shows up as EPIPE on write (then BrokenPipe).
 void ignore_sigpipe();
 
-// Installs handlers for SIGINT, SIGTERM and SIGHUP (those not ignored) that
+// Installs handlers for the stop signals (those not ignored) that
 // remove every uncommitted OutputFile's temporary file, then end the process
 // by the same signal. run_tool() calls it.
 void remove_temporaries_on_stop_signals();
+
+// The stop signals: every signal whose default ends the process and that a
+// user, a scheduler (SLURM's --signal sends USR1 by default; CPU limits XCPU)
+// or `timeout -s` may send. One list for every tool that cleans up after them.
+std::span<const int> stop_signals() noexcept;
 
 }  // namespace warpdp

@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "tools/common/cli.hpp"
-#include "kernels/common/gpus.hpp"
 #include "core/base/errors.hpp"
+#include "kernels/common/gpus.hpp"
+#include "tools/common/cli.hpp"
 #include "tools/common/device_choice.hpp"
 #include "tools/hmmer/hmmer_costs.hpp"
 #include "tools/hmmer/hmmer_real.hpp"

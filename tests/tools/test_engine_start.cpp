@@ -11,9 +11,9 @@
 #include <thread>
 #include <vector>
 
-#include "tools/common/engine_start.hpp"
 #include "core/base/errors.hpp"
 #include "tools/common/device_choice.hpp"
+#include "tools/common/engine_start.hpp"
 
 using namespace warpdp;
 

@@ -1,6 +1,7 @@
 // Error-to-exit-code mapping shared by every tool.
 #include "tools/common/tool_main.hpp"
 
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
@@ -8,9 +9,10 @@
 
 #include <htslib/hts_log.h>
 
-#include "tools/common/engine_start.hpp"
 #include "core/base/errors.hpp"
 #include "core/io/output_file.hpp"
+#include "tools/common/engine_start.hpp"
+#include "tools/common/stop_signal_watch.hpp"
 
 namespace warpdp {
 
@@ -24,6 +26,13 @@ int report(const std::string& tool, const std::string& what, ExitCode code) {
 int run_body(const std::string& tool, int argc, char** argv, const std::function<int(int, char**)>& body) {
     try {
         return body(argc, argv);
+    } catch (const StopSignal& stop) {
+        // The body has stopped its children and removed its temporaries
+        // (tools/common/stop_signal_watch.hpp): end as the signal would have.
+        std::fflush(nullptr);
+        std::signal(stop.signal, SIG_DFL);
+        ::raise(stop.signal);
+        return 128 + stop.signal;  // (only if the signal is blocked)
     } catch (const BrokenPipe&) {
         return 0;  // the reader has all it wanted (`| head`): end quietly
     } catch (const InternalError& e) {

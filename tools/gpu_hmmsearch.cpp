@@ -1,0 +1,129 @@
+// gpu-hmmsearch: hmmsearch with its MSV, bias, Viterbi and Forward filters
+// run by gpu-viterbi (GPU when one is visible, else CPU). It takes
+// hmmsearch's own command line; the hit tables and the main output equal
+// plain hmmsearch's (only the pipeline statistics and a few header lines
+// differ), because the filter survivors are searched again by hmmsearch, one
+// run per model, their outputs stitched in model order
+// (tools/hmmer/filtered_hmmsearch).
+//   gpu-hmmsearch [hmmsearch options] MODELS.hmm TARGETS.fa
+// Environment: WARPDP_DEVICE (--device of the filters, default auto),
+// WARPDP_THREADS (their threads, default all cores), HMMSEARCH (default:
+// hmmsearch), WARPDP_TIMES=1 (stage wall times on stderr), WARPDP_TRACE=1 (a
+// timeline of events on stderr, these and gpu-viterbi's:
+// core/base/trace.hpp), WARPDP_FORWARD=0 (leave the Forward filter to
+// hmmsearch), WARPDP_SPREAD (runs per model, gpu-viterbi --spread),
+// WARPDP_FINAL_JOBS (concurrent final runs; default one per model, at most
+// one per core), WARPDP_FINAL_NICE (the niceness added to final runs that
+// search while the filters run, default 10).
+#include <algorithm>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/base/errors.hpp"
+#include "core/base/trace.hpp"
+#include "core/io/distinct_paths.hpp"
+#include "tools/common/child_process.hpp"
+#include "tools/common/stop_signal_watch.hpp"
+#include "tools/common/tool_main.hpp"
+#include "tools/hmmer/filtered_hmmsearch.hpp"
+#include "tools/hmmer/hmmsearch_options.hpp"
+
+using namespace warpdp;
+
+namespace {
+
+constexpr const char* kTool = "gpu-hmmsearch";
+
+// The value of an environment variable; `otherwise` when unset or empty.
+std::string env_or(const char* name, const std::string& otherwise) {
+    const char* v = std::getenv(name);
+    return v && *v ? std::string(v) : otherwise;
+}
+
+// WARPDP_FINAL_NICE: an adjustment as nice(1) -n takes it, default 10.
+int final_niceness() {
+    const std::string text = env_or("WARPDP_FINAL_NICE", "10");
+    const bool sign = text[0] == '-' || text[0] == '+';
+    const std::string digits = sign ? text.substr(1) : text;
+    if (digits.empty() || !std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; }))
+        throw UsageError("WARPDP_FINAL_NICE " + text + ": expected an integer");
+    const int v = static_cast<int>(std::min<uint64_t>(whole_number("WARPDP_FINAL_NICE", digits), 40));  // (40 levels)
+    return text[0] == '-' ? -v : v;
+}
+
+// The directory of this executable: gpu-viterbi is built beside it.
+std::string own_dir() {
+    std::string path(4096, '\0');
+    const ssize_t n = ::readlink("/proc/self/exe", path.data(), path.size());
+    if (n <= 0) throw ResourceError(std::string("cannot find the gpu-hmmsearch executable: ") + std::strerror(errno));
+    path.resize(static_cast<size_t>(n));
+    return path.substr(0, path.rfind('/'));
+}
+
+// An output on an input or on another output would replace it (plain
+// hmmsearch truncates the very database it then reads): refused before any
+// work. Existing devices and FIFOs are written in place, and may be shared.
+void refuse_clobbering(const HmmsearchCommand& c) {
+    const std::pair<const char*, const std::string*> outs[] = {
+        {"-o", &c.main_out}, {"--tblout", &c.tbl_out}, {"--domtblout", &c.dom_out}};
+    for (size_t i = 0; i < std::size(outs); ++i) {
+        const std::string& o = *outs[i].second;
+        struct stat st {};
+        if (o.empty() || o == "-" || (::stat(o.c_str(), &st) == 0 && !S_ISREG(st.st_mode))) continue;
+        for (const std::string* in : {&c.models, &c.targets})
+            if (*in != "-" && same_file(o, *in))
+                throw UsageError(std::string(outs[i].first) + " " + o + " is an input: writing it would replace it");
+        for (size_t j = 0; j < i; ++j)
+            if (!outs[j].second->empty() && same_file(o, *outs[j].second))
+                throw UsageError(std::string(outs[j].first) + " and " + outs[i].first + " both name " + o +
+                                 ": one output would replace the other");
+    }
+}
+
+int run(int argc, char** argv) {
+    trace_event("wrapper-start");
+    FilteredHmmsearchSettings settings;
+    settings.hmmsearch = env_or("HMMSEARCH", "hmmsearch");
+    const std::vector<std::string> args(argv + 1, argv + argc);
+    if (asks_for_help(args)) exec_program({settings.hmmsearch, "-h"});
+    const HmmsearchCommand command = read_hmmsearch_command(args);
+    if (const std::string v = env_or("WARPDP_FINAL_JOBS", ""); !v.empty())
+        settings.final_jobs = whole_number("WARPDP_FINAL_JOBS", v);
+    settings.spread = env_or("WARPDP_SPREAD", "");
+    if (!settings.spread.empty()) whole_number("WARPDP_SPREAD", settings.spread);
+    settings.threads = env_or("WARPDP_THREADS", "0");
+    whole_number("WARPDP_THREADS", settings.threads);
+    settings.final_niceness = final_niceness();
+    settings.device = env_or("WARPDP_DEVICE", "auto");
+    settings.forward = env_or("WARPDP_FORWARD", "1") == "1";
+    settings.times = !env_or("WARPDP_TIMES", "").empty();
+    if (command.targets == "-") throw UsageError("targets must be a file (they are read twice)");
+    refuse_clobbering(command);
+    if (command.plain_only) {
+        std::vector<std::string> plain{settings.hmmsearch};
+        plain.insert(plain.end(), command.options.begin(), command.options.end());
+        plain.insert(plain.end(), {command.models, command.targets});
+        exec_program(plain);
+    }
+    settings.filters = own_dir() + "/gpu-viterbi";
+    const StopSignalWatch watch;
+    try {
+        return run_filtered_hmmsearch(command, settings, watch);
+    } catch (...) {
+        // A call that a stop signal interrupted fails with EINTR: the stop is
+        // what happened.
+        watch.throw_if_stopped();
+        throw;
+    }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) { return run_tool(kTool, argc, argv, run); }

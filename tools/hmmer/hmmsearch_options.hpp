@@ -1,0 +1,67 @@
+// hmmsearch's command line as gpu-hmmsearch reads it: which options the
+// filters and the stitching of the final runs depend on, and which go on to
+// hmmsearch as they are.
+//
+// hmmsearch (Easel's getopts) takes several spellings of one option:
+// --opt=value, an unambiguous abbreviation of a long option (--nob), a value
+// glued to a one-letter option (-Z1000). Each is first made plain, so that
+// `--nob` turns the bias filter off here as it does in hmmsearch; an
+// abbreviation that is ambiguous or unknown goes on as written, for hmmsearch
+// to refuse with its own message. The option table is a
+// Boost.Program_options description, whose lookup is Easel's rule (an exact
+// name wins, else a unique prefix, else ambiguous). The walk over the
+// arguments is Easel's, not Boost's parser: an option takes the next
+// argument as its value whatever it looks like (`--domE -5`), unknown
+// options are hmmsearch's to judge, and the last two arguments are always
+// the model and target files.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace warpdp {
+
+struct HmmsearchCommand {
+    // Every option, made plain, in order: for one hmmsearch over all models.
+    std::vector<std::string> options;
+    // The same but -o, --tblout, --domtblout and --cpu (with their values):
+    // for the runs of one model each, which write to files of their own.
+    std::vector<std::string> per_model_options;
+    // As written (the last one given): gpu-viterbi reads them as hmmsearch does.
+    std::string F1 = "0.02", F2 = "0.001", F3 = "1e-5";
+    bool nobias = false;
+    bool has_Z = false;
+    // --max turns every filter off (nothing to accelerate); --restrictdb_n,
+    // --restrictdb_stkey and --ssifile pick targets by their place in the
+    // database, which the survivors do not keep.
+    bool plain_only = false;
+    // -A and --pfamtblout are not stitched: then one run over all models.
+    bool splittable = true;
+    std::string cutoff;  // "GA", "TC" or "NC" for --cut_ga, --cut_tc, --cut_nc (the last given); empty
+    std::string cpu, main_out, tbl_out, dom_out;  // the values of --cpu, -o, --tblout, --domtblout; empty: not given
+    uint64_t cpu_threads = 0;                     // --cpu's value
+    std::string models, targets;
+};
+
+// True when any argument is "-h", wherever it stands (gpu-hmmsearch then
+// shows hmmsearch's help).
+bool asks_for_help(std::span<const std::string> args);
+
+// Reads the arguments after the program name. Throws UsageError for an
+// option without its value, -o/--tblout/--domtblout/--cpu given twice (as
+// hmmsearch refuses them), --tformat other than FASTA, fewer than two files,
+// or a --cpu that is not a whole number.
+HmmsearchCommand read_hmmsearch_command(std::span<const std::string> args);
+
+// `text` as a whole number (digits only; past 2^64 - 1 it saturates).
+// Throws UsageError "WHAT TEXT: expected a whole number".
+uint64_t whole_number(const std::string& what, const std::string& text);
+
+// The options for hmmsearch's own check of them (one model, one empty
+// target): per_model_options with the files of -A and --pfamtblout made
+// /dev/null, so that the check writes nothing.
+std::vector<std::string> options_check_options(const HmmsearchCommand& command);
+
+}  // namespace warpdp

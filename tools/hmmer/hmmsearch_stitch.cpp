@@ -1,0 +1,184 @@
+// Stitching hmmsearch outputs: a line reader and the header lines that name files.
+#include "tools/hmmer/hmmsearch_stitch.hpp"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <string_view>
+#include <utility>
+
+#include <sys/stat.h>
+
+#include "core/base/errors.hpp"
+#include "core/io/output_file.hpp"
+
+namespace warpdp {
+
+namespace {
+
+// The lines of a file, without their newlines.
+class Lines {
+public:
+    explicit Lines(const std::string& path) : path_(path), f_(std::fopen(path.c_str(), "r")) {
+        if (!f_) throw ResourceError("cannot read " + path + ": " + std::strerror(errno));
+    }
+    ~Lines() {
+        std::free(buf_);
+        std::fclose(f_);
+    }
+    Lines(const Lines&) = delete;
+    Lines& operator=(const Lines&) = delete;
+
+    bool next(std::string_view& line) {
+        const ssize_t n = ::getline(&buf_, &cap_, f_);
+        if (n < 0) {
+            if (std::ferror(f_)) throw ResourceError("cannot read " + path_ + ": " + std::strerror(errno));
+            return false;
+        }
+        line = std::string_view(buf_, static_cast<size_t>(n));
+        if (!line.empty() && line.back() == '\n') line.remove_suffix(1);
+        ++number_;
+        return true;
+    }
+    uint64_t number() const noexcept { return number_; }
+
+private:
+    std::string path_;
+    std::FILE* f_;
+    char* buf_ = nullptr;
+    size_t cap_ = 0;
+    uint64_t number_ = 0;
+};
+
+void put(OutputFile& out, std::string_view line) {
+    out.write(line);
+    out.write("\n");
+}
+
+bool starts_with(std::string_view line, std::string_view key) { return line.substr(0, key.size()) == key; }
+
+// A header line "KEY<blanks>NAME" with the user's NAME, the blanks kept: true
+// when `line` is that line.
+bool put_named(OutputFile& out, std::string_view line, std::string_view key, const std::string& name) {
+    if (!starts_with(line, key)) return false;
+    size_t end = key.size();
+    while (end < line.size() && line[end] == ' ') ++end;
+    out.write(line.substr(0, end));
+    put(out, name);
+    return true;
+}
+
+}  // namespace
+
+void stitch_main_output(const std::vector<std::string>& runs, const StitchedNames& names, OutputFile& out) {
+    if (runs.empty()) return;
+    {
+        Lines first(runs.front());
+        std::string_view line;
+        while (first.next(line) && !starts_with(line, "Query:")) {
+            if (starts_with(line, "# output directed to file:")) {
+                if (!names.main_out.empty()) put_named(out, line, "# output directed to file:", names.main_out);
+                continue;
+            }
+            if (put_named(out, line, "# query HMM file:", names.models) ||
+                put_named(out, line, "# target sequence database:", names.targets) ||
+                put_named(out, line, "# per-seq hits tabular output:", names.tbl_out) ||
+                put_named(out, line, "# per-dom hits tabular output:", names.dom_out))
+                continue;
+            put(out, line);
+        }
+    }
+    for (const std::string& run : runs) {
+        Lines lines(run);
+        std::string_view line;
+        bool in_query = false;
+        while (lines.next(line)) {
+            if (starts_with(line, "Query:")) in_query = true;
+            if (starts_with(line, "[ok]")) in_query = false;
+            if (in_query) put(out, line);
+        }
+    }
+    put(out, "[ok]");
+}
+
+void stitch_table(const std::vector<std::string>& runs, const StitchedNames& names, OutputFile& out) {
+    if (runs.empty()) return;
+    constexpr uint64_t kHeaderLines = 3;
+    {
+        Lines first(runs.front());
+        std::string_view line;
+        while (first.number() < kHeaderLines && first.next(line)) put(out, line);
+    }
+    for (const std::string& run : runs) {
+        Lines lines(run);
+        std::string_view line;
+        while (lines.next(line)) {
+            if (lines.number() <= kHeaderLines) continue;
+            if (line == "#") break;
+            put(out, line);
+        }
+    }
+    Lines first(runs.front());
+    std::string_view line;
+    bool footer = false;
+    while (first.next(line)) {
+        footer = footer || line == "#";
+        if (!footer) continue;
+        if (put_named(out, line, "# Query file:", names.models) ||
+            put_named(out, line, "# Target file:", names.targets))
+            continue;
+        put(out, line);
+    }
+}
+
+void deliver_stitched_outputs(const RunOutputs& runs, const StitchedNames& names) {
+    struct Output {
+        const std::string* path;
+        void (*stitch)(const std::vector<std::string>&, const StitchedNames&, OutputFile&);
+        const std::vector<std::string>* runs;
+        bool in_place = false;
+    };
+    std::vector<Output> outputs{{&names.main_out, stitch_main_output, &runs.main}};
+    if (!names.tbl_out.empty()) outputs.push_back({&names.tbl_out, stitch_table, &runs.tbl});
+    if (!names.dom_out.empty()) outputs.push_back({&names.dom_out, stitch_table, &runs.dom});
+    for (Output& o : outputs) {
+        struct stat st {};
+        const std::string& path = *o.path;
+        o.in_place = path.empty() || path == "-" || (::lstat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode));
+    }
+    auto shown = [](const std::string& path) { return path.empty() || path == "-" ? std::string("stdout") : path; };
+    // Regular files: stitched and flushed (a full disk shows now), then all renamed.
+    std::vector<std::pair<const Output*, std::unique_ptr<OutputFile>>> files;
+    for (const Output& o : outputs) {
+        if (o.in_place) continue;
+        try {
+            auto file = std::make_unique<OutputFile>(*o.path);
+            o.stitch(*o.runs, names, *file);
+            file->flush();
+            files.emplace_back(&o, std::move(file));
+        } catch (const ResourceError&) {
+            throw ResourceError("cannot write " + *o.path);
+        }
+    }
+    for (auto& [o, file] : files) {
+        try {
+            file->commit();
+        } catch (const ResourceError&) {
+            throw ResourceError("cannot write " + *o->path);
+        }
+    }
+    for (const Output& o : outputs) {
+        if (!o.in_place) continue;
+        try {
+            OutputFile file(*o.path);
+            o.stitch(*o.runs, names, file);
+            file.commit();
+        } catch (const ResourceError&) {
+            throw ResourceError("cannot write " + shown(*o.path));
+        }
+    }
+}
+
+}  // namespace warpdp
