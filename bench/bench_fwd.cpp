@@ -16,9 +16,9 @@
 #include <vector>
 
 #include "bench/bench_support.hpp"
-#include "kernels/fwd/fwd_cuda.hpp"
-#include "core/hmmer/fwd/fwd_engine.hpp"
+#include "core/hmmer/fwd/fwd_cpu.hpp"
 #include "core/hmmer/profile.hpp"
+#include "kernels/fwd/fwd_cuda.hpp"
 #include "tests/support/random_hmm.hpp"
 
 using namespace warpdp;

@@ -1,6 +1,7 @@
 // Benchmark of the CPU MSV engine: GCUPS (model nodes x residues / second)
-// of the scalar reference (on a slice), each vector variant forced by name on
-// one thread, and the threaded engine, for random models of typical sizes
+// of the scalar reference (on a slice), every entry of the variant table
+// (msv_cpu_variants) forced by name on one thread (the serial one on the
+// slice too), and the threaded engine, for random models of typical sizes
 // against random protein of typical lengths. Prints the best of N repeats
 // (the machine is shared; the best run is the least disturbed one).
 //   usage: bench_msv_cpu [Mresidues=20] [repeats=3] [threads=0] [M,M,...=86,260,1142]
@@ -9,12 +10,14 @@
 #include <cstdio>
 #include <cstdlib>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "bench/bench_support.hpp"
 #include "core/hmmer/hmmer_units.hpp"
 #include "core/hmmer/msv/msv_cpu.hpp"
 #include "core/hmmer/msv/msv_reference.hpp"
+#include "tests/support/simd_test_support.hpp"
 
 using namespace warpdp;
 using warpdp::bench::best_seconds;
@@ -24,7 +27,8 @@ namespace {
 // A profile shaped like a real one: each node emits from a random log-normal
 // distribution with one favoured residue, scored in third-bits against a flat
 // background, so random targets score negative on average and SSV falls back
-// rarely (the spec reports 6-11 % on real data). Gap/'*'/'~' are prohibited.
+// rarely (docs/hmmer-filters.md §5.3 reports 6-11 % on real data).
+// Gap/'*'/'~' are prohibited.
 MsvByteProfile bench_profile(int M, std::mt19937_64& g) {
     std::normal_distribution<double> gauss(0.0, 1.0);
     std::uniform_int_distribution<int> pick(0, 19);
@@ -89,15 +93,16 @@ int main(int argc, char** argv) {
     std::printf("# %zu targets, %llu residues (reference: %zu targets, %llu residues); best of %d\n", all.size(),
                 static_cast<unsigned long long>(all.total_residues()), small.size(),
                 static_cast<unsigned long long>(small.total_residues()), repeats);
-    std::printf("%6s  %-14s %12s %14s %9s %8s %8s\n", "M", "variant", "residues", "cells", "seconds", "GCUPS", "x ref");
+    std::printf("%6s  %-27s %12s %14s %9s %8s %8s\n", "M", "variant", "residues", "cells", "seconds", "GCUPS", "x ref");
     int mismatches = 0;
+    const auto variants = test::runnable_variants(msv_cpu_variants());
     for (int M : models) {
         const MsvByteProfile p = bench_profile(M, g);
         std::vector<uint16_t> ref(small.size());
-        auto row = [&](const char* name, const SeqBatch& b, double secs, double ref_gcups) {
+        auto row = [&](const std::string& name, const SeqBatch& b, double secs, double ref_gcups) {
             const double cells = static_cast<double>(M) * static_cast<double>(b.total_residues());
             const double gcups = cells / secs * 1e-9;
-            std::printf("%6d  %-14s %12llu %14.4g %9.4f %8.2f %8.1f\n", M, name,
+            std::printf("%6d  %-27s %12llu %14.4g %9.4f %8.2f %8.1f\n", M, name.c_str(),
                         static_cast<unsigned long long>(b.total_residues()), cells, secs, gcups,
                         ref_gcups > 0 ? gcups / ref_gcups : 1.0);
             return gcups;
@@ -110,24 +115,26 @@ int main(int argc, char** argv) {
         for (size_t t = 0; t < small.size(); ++t) fallbacks += ssv_reference(p, small.seq(t)) == kSsvNoResult;
         std::printf("%6d  # bias %d, SSV falls back to full MSV for %.1f%% of the slice\n", M, p.bias,
                     100.0 * static_cast<double>(fallbacks) / static_cast<double>(small.size()));
-        for (MsvIsa isa : {MsvIsa::sse2, MsvIsa::avx2}) {
-            if (!msv_isa_available(isa)) continue;
-            const MsvStripedProfile sp(p, msv_isa_width(isa));
+        for (const MsvCpuVariant& v : variants) {
+            const MsvStripedProfile sp(p, v.kernels.width);
             MsvCpuScratch scratch;
             uint64_t sink = 0;
+            // The serial variant runs at the reference's pace: the slice will do.
+            const bool serial = v.isa == CpuIsa::base;
+            const SeqBatch& whole = serial ? small : all;
             const double s = best_seconds(repeats, [&] {
-                for (size_t t = 0; t < all.size(); ++t) sink += msv_cpu_score_one(isa, p, sp, all.seq(t), scratch);
+                for (size_t t = 0; t < whole.size(); ++t) sink += msv_cpu_score_one(v, p, sp, whole.seq(t), scratch);
             });
             for (size_t t = 0; t < small.size(); ++t)
-                mismatches += msv_cpu_score_one(isa, p, sp, small.seq(t), scratch) != ref[t];
-            row(isa == MsvIsa::sse2 ? "sse2 x1" : "avx2 x1", all, s, ref_gcups);
+                mismatches += msv_cpu_score_one(v, p, sp, small.seq(t), scratch) != ref[t];
+            row(std::string(v.name) + " x1", whole, s, ref_gcups);
             // The full MSV alone (the fallback path), on a fifth of the targets.
-            const SeqBatch& part = fifth;
+            const SeqBatch& part = serial ? small : fifth;
             const double sf = best_seconds(repeats, [&] {
                 for (size_t t = 0; t < part.size(); ++t)
-                    sink += msv_cpu_score_one(isa, p, sp, part.seq(t), scratch, MsvPass::full);
+                    sink += msv_cpu_score_one(v, p, sp, part.seq(t), scratch, MsvPass::full);
             });
-            row(isa == MsvIsa::sse2 ? "sse2 full x1" : "avx2 full x1", part, sf, ref_gcups);
+            row(std::string(v.name) + " full x1", part, sf, ref_gcups);
             if (sink == 42) std::printf(" ");
         }
         auto engine = make_msv_cpu_engine(threads);
@@ -135,7 +142,7 @@ int main(int argc, char** argv) {
         std::vector<uint16_t> out(all.size());
         const double s = best_seconds(repeats, [&] { engine->score(p, out); });
         for (size_t t = 0; t < small.size(); ++t) mismatches += out[t] != ref[t];
-        row(engine->name().c_str(), all, s, ref_gcups);
+        row(engine->name(), all, s, ref_gcups);
     }
     std::printf("# mismatches against the reference on the slice: %d\n", mismatches);
     return mismatches == 0 ? 0 : 1;

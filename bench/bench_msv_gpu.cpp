@@ -18,11 +18,11 @@
 #include <vector>
 
 #include "bench/bench_support.hpp"
-#include "kernels/common/gpus.hpp"
 #include "core/hmmer/hmmer_units.hpp"
-#include "core/hmmer/msv/msv_engine.hpp"
+#include "core/hmmer/msv/msv_cpu.hpp"
 #include "core/hmmer/msv/msv_reference.hpp"
 #include "core/io/seq_batch.hpp"
+#include "kernels/common/gpus.hpp"
 
 #ifdef WARPDP_HAVE_CUDA
 #include "kernels/msv/msv_cuda.hpp"

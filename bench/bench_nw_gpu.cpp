@@ -18,8 +18,8 @@
 #include <vector>
 
 #include "bench/bench_support.hpp"
+#include "core/nw/nw_cpu.hpp"
 #include "kernels/common/gpus.hpp"
-#include "core/nw/nw_engine.hpp"
 
 #ifdef WARPDP_HAVE_CUDA
 #include "kernels/nw/nw_cuda.hpp"

@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "kernels/common/gpus.hpp"
 #include "core/io/seq_batch.hpp"
+#include "kernels/common/gpus.hpp"
 
 namespace warpdp::bench {
 

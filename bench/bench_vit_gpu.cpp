@@ -17,13 +17,13 @@
 #include <vector>
 
 #include "bench/bench_support.hpp"
-#include "kernels/common/gpus.hpp"
 #include "core/hmmer/hmm.hpp"
 #include "core/hmmer/profile.hpp"
-#include "core/io/seq_batch.hpp"
-#include "core/hmmer/vit/vit_engine.hpp"
+#include "core/hmmer/vit/vit_cpu.hpp"
 #include "core/hmmer/vit/vit_profile.hpp"
 #include "core/hmmer/vit/vit_reference.hpp"
+#include "core/io/seq_batch.hpp"
+#include "kernels/common/gpus.hpp"
 
 #ifdef WARPDP_HAVE_CUDA
 #include "kernels/vit/vit_cuda.hpp"

@@ -13,18 +13,19 @@
 #include <string>
 #include <vector>
 
-#include "tools/common/cli.hpp"
-#include "kernels/nw/nw_cuda.hpp"
-#include "core/io/distinct_paths.hpp"
 #include "core/base/errors.hpp"
+#include "core/io/distinct_paths.hpp"
+#include "core/io/output_file.hpp"
+#include "core/nw/nw_cpu.hpp"
 #include "core/nw/nw_engine.hpp"
 #include "core/nw/nw_matrix_writer.hpp"
 #include "core/nw/nw_pair_order.hpp"
 #include "core/nw/nw_reads.hpp"
 #include "core/nw/nw_rows.hpp"
-#include "core/io/output_file.hpp"
-#include "tools/common/tool_main.hpp"
+#include "kernels/nw/nw_cuda.hpp"
+#include "tools/common/cli.hpp"
 #include "tools/common/device_choice.hpp"
+#include "tools/common/tool_main.hpp"
 
 using namespace warpdp;
 namespace po = boost::program_options;

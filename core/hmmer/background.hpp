@@ -1,5 +1,5 @@
-// HMMER's null model (spec §3): background residue frequencies and the
-// length-dependent null score every bit score is measured against.
+// HMMER's null model (docs/hmmer-filters.md §3): background residue
+// frequencies and the length-dependent null score every bit score is measured against.
 #pragma once
 
 #include <cstdint>

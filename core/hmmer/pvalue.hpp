@@ -1,6 +1,7 @@
-// The two score-tail distributions hmmsearch's filters use (spec §8.1), in
-// glibc double arithmetic: a Gumbel survival function (MSV, Viterbi) and an
-// exponential tail (Forward). Parameters are the float STATS values widened.
+// The two score-tail distributions hmmsearch's filters use
+// (docs/hmmer-filters.md §8.1), in glibc double arithmetic: a Gumbel survival
+// function (MSV, Viterbi) and an exponential tail (Forward). Parameters are the
+// float STATS values widened.
 #pragma once
 
 #include <cmath>

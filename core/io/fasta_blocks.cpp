@@ -18,9 +18,10 @@ namespace warpdp {
 namespace {
 
 constexpr size_t kNoCut = static_cast<size_t>(-1);
-// Blocks parsed at once, whatever the thread count: the caller's copying
-// limits the reader to ~2 GB/s well before 16 parsers (measured on the H200
-// host), and each block in flight holds ~10 MB.
+// Blocks parsed at once, whatever the thread count: the caller's copying of
+// records into batches, on one thread, bounds the reader well before 16
+// parsers (docs/benchmarks.md, the reader), and each block in flight holds
+// ~10 MB.
 constexpr unsigned kMaxParsers = 16;
 
 // The last '>' that opens a line in text[from, end), from >= 1; kNoCut if none.

@@ -1,3 +1,5 @@
+// Gzip members read by GzipStream: headers parsed here, data inflated by
+// ISA-L's igzip, each member's CRC-32 and length checked.
 #include "core/io/gzip_stream.hpp"
 
 #include <isa-l/igzip_lib.h>

@@ -2,9 +2,9 @@
 // member's header is read here; its deflate data is inflated by ISA-L's
 // igzip, which checks the trailer (CRC-32 and length). igzip rather than
 // zlib for speed: a plain gzip file is inflated on one thread, which bounds
-// the reading of a gzip database; igzip inflates about 2.7x faster than zlib,
-// and the sequence reader reads gzip 1.4-1.5x faster with it
-// (docs/benchmarks.md). The header not by igzip: version 2.30 (Debian 12)
+// the reading of a gzip database, and igzip inflates several times faster
+// than zlib (docs/benchmarks.md has the reader's rate with each). The header
+// not by igzip: version 2.30 (Debian 12)
 // checks a header's own CRC (FHCRC) wrongly when the header spans two reads.
 // Our own stream rather than htslib's or gzread's gzip layer because of what
 // follows the last member: htslib fails on the zero padding that gzip

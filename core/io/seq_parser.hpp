@@ -1,7 +1,7 @@
-// One record at a time from a FASTA or FASTQ file, digitised as hmmsearch
-// reads targets (spec §2.2). The reader reads big blocks and digitises runs
-// of sequence lines in one pass, so line numbers are counted lazily, only up
-// to the positions that need one.
+// One record at a time from a FASTA or FASTQ file, digitised as hmmsearch reads
+// targets (docs/hmmer-filters.md §2.2). The reader reads big blocks and
+// digitises runs of sequence lines in one pass, so line numbers are counted
+// lazily, only up to the positions that need one.
 #pragma once
 
 #include <array>

@@ -1,27 +1,31 @@
 // The CPU engine of gpu-nw-dist: pairs sorted by (A, length of B) and dealt
-// out in groups of W lanes that share A (nw_lanes.hpp); pairs the lane
-// kernels cannot take (NDist reads with a literal '-', or longer than the
-// 16-bit counts allow) use the general forward form (nw_forward.hpp).
+// out in groups of W lanes that share A (nw_lanes_kernel_impl.hpp), run by
+// one variant of the table below; pairs the lane kernels cannot take (NDist
+// reads with a literal '-', or longer than the 16-bit counts allow) use the
+// general forward form (nw_forward.hpp).
+#include "core/nw/nw_cpu.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <numeric>
 
-#include "core/nw/nw_engine.hpp"
-#include "core/nw/nw_forward.hpp"
-#include "core/nw/nw_lanes_dispatch.hpp"
 #include "core/base/parallel.hpp"
+#include "core/nw/nw_forward.hpp"
 
 namespace warpdp {
 
-namespace nw_lanes {
-Kernels kernels(bool force_base) {
+namespace {
+
+constexpr NwCpuVariant kVariants[] = {
 #if defined(__x86_64__)
-    if (!force_base && avx2_built() && __builtin_cpu_supports("avx2")) return {ndist_avx2, seqdist_avx2, "avx2"};
+    {"nw_lanes_avx2", CpuIsa::avx2, {nw_lanes::ndist_avx2, nw_lanes::seqdist_avx2}},
 #endif
-    (void)force_base;
-    return {ndist_base, seqdist_base, "base"};
-}
-}  // namespace nw_lanes
+    {"nw_lanes_base", CpuIsa::base, {nw_lanes::ndist_base, nw_lanes::seqdist_base}},
+};
+
+}  // namespace
+
+std::span<const NwCpuVariant> nw_cpu_variants() { return kVariants; }
 
 NwCodedReads code_nw_reads(const NwReads& reads, NwMetric metric, const SeqDistTable& table) {
     NwCodedReads c;
@@ -40,8 +44,12 @@ namespace {
 
 class NwCpuEngine final : public NwEngine {
 public:
-    explicit NwCpuEngine(unsigned threads) : threads_(std::max(threads, 1u)), kernels_(nw_lanes::kernels()) {}
-    std::string name() const override { return std::string("cpu-") + kernels_.isa + "-x" + std::to_string(threads_); }
+    NwCpuEngine(unsigned threads, const NwCpuVariant& v) : threads_(std::max(threads, 1u)), variant_(v) {
+        require_supported(v);
+    }
+    std::string name() const override {
+        return std::string("cpu-") + cpu_isa_name(variant_.isa) + "-x" + std::to_string(threads_);
+    }
     void load(const NwReads& reads, const NwCodedReads& coded) override {
         reads_ = &reads;
         coded_ = &coded;
@@ -55,7 +63,7 @@ private:
                coded_->length(p.a) + uint64_t{coded_->length(p.b)} <= nw_lanes::kNdistLaneMaxSum;
     }
     unsigned threads_;
-    nw_lanes::Kernels kernels_;
+    NwCpuVariant variant_;  // a copy: the caller's need not outlive the engine
     const NwReads* reads_ = nullptr;
     const NwCodedReads* coded_ = nullptr;
 };
@@ -114,14 +122,20 @@ void NwCpuEngine::compute(std::span<const NwPair> pairs, std::span<double> out) 
         const uint32_t a_id = pairs[lane_pairs[s]].a;
         const nw_lanes::Group g{coded_->data(a_id), coded_->length(a_id), max_lb, b.data(), lb};
         double res[nw_lanes::kNdistLanes];
-        if (nd) kernels_.ndist(g, lane_scratch[w], res);
-        else kernels_.seqdist(g, coded_->table, lane_scratch[w], res);
+        if (nd) variant_.kernels.ndist(g, lane_scratch[w], res);
+        else variant_.kernels.seqdist(g, coded_->table, lane_scratch[w], res);
         for (size_t l = 0; l < n; ++l) out[lane_pairs[s + l]] = std::isnan(res[l]) ? nw_canonical_nan() : res[l];
     });
 }
 
 }  // namespace
 
-std::unique_ptr<NwEngine> make_nw_cpu_engine(unsigned threads) { return std::make_unique<NwCpuEngine>(threads); }
+std::unique_ptr<NwEngine> make_nw_cpu_engine(unsigned threads, const NwCpuVariant& v) {
+    return std::make_unique<NwCpuEngine>(threads, v);
+}
+
+std::unique_ptr<NwEngine> make_nw_cpu_engine(unsigned threads) {
+    return make_nw_cpu_engine(threads, choose_variant<nw_cpu_variants>());
+}
 
 }  // namespace warpdp

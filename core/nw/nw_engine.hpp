@@ -46,6 +46,5 @@ public:
     virtual void compute(std::span<const NwPair> pairs, std::span<double> out) = 0;
 };
 
-std::unique_ptr<NwEngine> make_nw_cpu_engine(unsigned threads);
 
 }  // namespace warpdp

@@ -1,3 +1,5 @@
+// NDist/SeqDist distances from forward passes alone (no matrix kept): the
+// forms the CPU and CUDA engines compute, equal to the references.
 #include "core/nw/nw_forward.hpp"
 
 namespace warpdp {

@@ -1,6 +1,8 @@
-// Lane kernels for the x86-64 baseline (SSE2) or any other target.
-#include "core/nw/nw_lanes.hpp"
-#include "core/nw/nw_lanes_dispatch.hpp"
+// Lane kernels for the build's baseline target (SSE2 on x86-64, or any
+// other): the NW variant every CPU runs.
+#include "core/nw/nw_lanes_kernels.hpp"
+
+#include "core/nw/nw_lanes_kernel_impl.hpp"
 
 namespace warpdp::nw_lanes {
 

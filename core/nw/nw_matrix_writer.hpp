@@ -17,9 +17,9 @@
 #include <string>
 #include <vector>
 
+#include "core/io/output_file.hpp"
 #include "core/nw/nw_metric.hpp"
 #include "core/nw/nw_reads.hpp"
-#include "core/io/output_file.hpp"
 
 namespace warpdp {
 

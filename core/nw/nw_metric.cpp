@@ -1,3 +1,5 @@
+// The NW metrics (NDist, SeqDist), the SeqDist substitution table and the
+// letter codes they score.
 #include "core/nw/nw_metric.hpp"
 
 #include <cstdlib>

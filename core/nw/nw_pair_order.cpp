@@ -1,3 +1,5 @@
+// The order in which pairs go to an engine (row by row, the columns by read
+// length) and each pair's place in row-major output order.
 #include "core/nw/nw_pair_order.hpp"
 
 #include <algorithm>

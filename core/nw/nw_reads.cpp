@@ -1,10 +1,12 @@
+// Amplicon reads as AmpliconNoise's programs read them (a line cut at its
+// first letter outside the metric's alphabet, with a warning).
 #include "core/nw/nw_reads.hpp"
 
 #include <array>
 #include <cstring>
 
-#include "core/io/byte_source.hpp"
 #include "core/base/errors.hpp"
+#include "core/io/byte_source.hpp"
 
 namespace warpdp {
 

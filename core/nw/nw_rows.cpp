@@ -1,3 +1,5 @@
+// Row ranges of the strict lower triangle: --rows A:B and --tile K/N (tiles
+// balanced by cell count).
 #include "core/nw/nw_rows.hpp"
 
 #include <charconv>

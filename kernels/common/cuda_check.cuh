@@ -150,11 +150,11 @@ private:
 
 // Host memory a chunk is packed into on its way to the card, grown only and
 // never zero-filled (the packing writes every byte). Once written it is
-// page-locked in place (cudaHostRegister: ~6 ms for 137 MB of resident
-// pages on the H200's host), so each later copy runs at the link's rate
-// (2.6 ms for those 137 MB) instead of through the driver's bounce buffers
-// (17-34 ms); cudaMallocHost would also lock it, but it takes 120-180 ms to
-// allocate and clear that much. Where locking fails (some containers), the
+// page-locked in place (cudaHostRegister of pages already resident is cheap),
+// so each later copy runs at the link's rate instead of through the driver's
+// bounce buffers, several times slower; cudaMallocHost would also lock it,
+// but allocating and clearing that much costs far more than locking
+// (docs/benchmarks.md). Where locking fails (some containers), the
 // copies simply stay pageable.
 class StagingBuffer {
 public:

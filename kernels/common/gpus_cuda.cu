@@ -3,8 +3,8 @@
 // tools call it to decide whether to use a GPU at all.
 #include <cuda_runtime.h>
 
-#include "kernels/common/gpus.hpp"
 #include "kernels/common/cuda_check.cuh"
+#include "kernels/common/gpus.hpp"
 
 namespace warpdp {
 

@@ -22,7 +22,8 @@ namespace warpdp::cuda {
 
 // Target indices by length, longest first, ties in input order. A chunk holds
 // ~10^5-10^6 targets: a counting sort (lengths of 2^16 and more share the top
-// bucket, sorted apart) instead of a comparison sort that cost 30 ms a chunk.
+// bucket, sorted apart) instead of a comparison sort, which took a visible
+// share of each chunk's upload (docs/benchmarks.md).
 inline std::vector<uint32_t> longest_first(const SeqBatch& targets) {
     constexpr uint64_t kTop = uint64_t{1} << 16;
     const size_t n = targets.size();

@@ -1,13 +1,13 @@
-// The Forward-parser kernel (HMMER 3.3.2 p7_ForwardParser, spec §7.2): four
-// threads per target, thread z playing SIMD lane z of HMMER's striped
-// vectors, so each float operation is the one HMMER's SSE code performs, in
-// the same order. Every multiply, add and divide is an explicit
-// round-to-nearest, flush-to-zero PTX instruction: no contraction into FMA,
-// and denormal results become 0 as under hmmsearch's MXCSR setting,
-// whatever the compiler flags. Targets of one launch share one model.
-// This four-thread form keeps its rows in global memory, so it takes models
-// of any width; kernels/fwd/fwd_warp_kernel.cuh (a warp per target, rows in
-// shared memory) is the fast form for the models that fit there.
+// The Forward-parser kernel (HMMER 3.3.2 p7_ForwardParser,
+// docs/hmmer-filters.md §7.2): four threads per target, thread z playing SIMD
+// lane z of HMMER's striped vectors, so each float operation is the one HMMER's
+// SSE code performs, in the same order. Every multiply, add and divide is an
+// explicit round-to-nearest, flush-to-zero PTX instruction: no contraction into
+// FMA, and denormal results become 0 as under hmmsearch's MXCSR setting,
+// whatever the compiler flags. Targets of one launch share one model. This
+// four-thread form keeps its rows in global memory, so it takes models of any
+// width; kernels/fwd/fwd_warp_kernel.cuh (a warp per target, rows in shared
+// memory) is the fast form for the models that fit there.
 #pragma once
 
 #include <cstdint>

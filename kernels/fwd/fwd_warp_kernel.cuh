@@ -1,15 +1,15 @@
-// The Forward-parser kernel for long rows: one warp per target, thread
-// 8z + s playing sub-block s of HMMER's SIMD lane z (spec §7.2). HMMER's row
-// is serial only in its ordered sums (the lane's E accumulator, the D->D
-// chains); the M, I and M->D values of a row are independent across
-// positions. So the eight threads of a lane compute their blocks of
-// positions side by side, and the ordered chains then run through the
-// blocks in position order, handing their carries from thread to thread:
-// exactly HMMER's operations in HMMER's order, with a row's latency about
-// the length of its chains instead of its whole work. Rows and the model's
-// transitions live in shared memory (padded so the 32 threads of a warp
-// touch 32 different banks); emissions come from global memory.
-// Arithmetic as in fwd_kernels.cuh (explicit rn.ftz instructions).
+// The Forward-parser kernel for long rows: one warp per target, thread 8z + s
+// playing sub-block s of HMMER's SIMD lane z (docs/hmmer-filters.md §7.2).
+// HMMER's row is serial only in its ordered sums (the lane's E accumulator, the
+// D->D chains); the M, I and M->D values of a row are independent across
+// positions. So the eight threads of a lane compute their blocks of positions
+// side by side, and the ordered chains then run through the blocks in position
+// order, handing their carries from thread to thread: exactly HMMER's
+// operations in HMMER's order, with a row's latency about the length of its
+// chains instead of its whole work. Rows and the model's transitions live in
+// shared memory (padded so the 32 threads of a warp touch 32 different banks);
+// emissions come from global memory. Arithmetic as in fwd_kernels.cuh (explicit
+// rn.ftz instructions).
 #pragma once
 
 #include <cstdint>

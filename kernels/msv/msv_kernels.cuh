@@ -1,7 +1,8 @@
-// The MSV filter's CUDA kernels (HMMER 3.3.2 semantics, spec §5): the SSV fast
-// path in Hopper DPX 16-bit lanes, and the full MSV with the J state for the
-// targets SSV cannot decide. Kernels only compute: device pointers, sizes and
-// a parameter struct in, results out; msv_cuda.cu decides shapes and launches.
+// The MSV filter's CUDA kernels (HMMER 3.3.2 semantics, docs/hmmer-filters.md
+// §5): the SSV fast path in Hopper DPX 16-bit lanes, and the full MSV with the
+// J state for the targets SSV cannot decide. Kernels only compute: device
+// pointers, sizes and a parameter struct in, results out; msv_cuda.cu decides
+// shapes and launches.
 //
 // SSV layout. A group of G lanes (G = 4..32, within one warp) owns one target;
 // lane t owns S consecutive nodes of the current model tile, packed as S/2
@@ -23,10 +24,11 @@
 //   sum never goes below -16384 and never wraps downward.
 //   Upward: every 32 rows the group checks its running max against
 //   T = 255 - bias + min(xB0 - 128, 0) <= 255. Once any cell reached T the
-//   result is decided (spec §5.3: off >= 0 -> overflow; off < 0 -> u >= 255 - bias
-//   -> full MSV), so the group switches to the pad code and its cells fall to
-//   the floor. While the max is < T every cell is < 255, and 32 more rows add
-//   at most 32 * 255, so cells stay below 255 + 8160 = 8415 < 32767.
+//   result is decided (docs/hmmer-filters.md §5.3: off >= 0 -> overflow;
+//   off < 0 -> u >= 255 - bias -> full MSV), so the group switches to the pad
+//   code and its cells fall to the floor. While the max is < T every cell is
+//   < 255, and 32 more rows add at most 32 * 255, so cells stay below
+//   255 + 8160 = 8415 < 32767.
 //   Running several tiles: a tile starts only for targets whose max so far is
 //   < T, so the boundary column it reads is < T as well.
 #pragma once
@@ -78,7 +80,8 @@ struct MsvParams {
     uint16_t* out = nullptr;
 };
 
-// Spec §5.3's tail: the SSV result from the maximum cell, or kNoResult.
+// The tail of docs/hmmer-filters.md §5.3: the SSV result from the maximum
+// cell, or kNoResult.
 __host__ __device__ inline int ssv_finish(int xEmax, int xB0, int bias, int tec) {
     const int off = xB0 - 128;
     const int u = xEmax - off < 255 ? xEmax - off : 255;
@@ -238,10 +241,10 @@ struct MsvGroupParams {
     uint16_t* out = nullptr;
 };
 
-// Full MSV (spec §5.2) in registers, same layout as ssv_kernel (one group of G
-// lanes per fallback target, S nodes per lane), for models of one tile and
-// bias <= 64. Then the byte recurrence needs no upper clamp: a row that did
-// not overflow has every cell <= 254 - bias, and xB <= 190, so
+// Full MSV (docs/hmmer-filters.md §5.2) in registers, same layout as ssv_kernel
+// (one group of G lanes per fallback target, S nodes per lane), for models of
+// one tile and bias <= 64. Then the byte recurrence needs no upper clamp: a row
+// that did not overflow has every cell <= 254 - bias, and xB <= 190, so
 // max(prev, xB) + bias <= 254 and
 //   sat8(sat8(max(prev, xB) + bias) - cost) = max(0, max(prev, xB) + w),
 // one __vimax3_s16x2 and one __viaddmax_s16x2 per two cells, with the SSV
@@ -335,9 +338,10 @@ __global__ void __launch_bounds__(kSsvBlock) msv_group_kernel(const MsvGroupPara
     }
 }
 
-// Full MSV (spec §5.2) for the targets on the fallback list: one block per
-// target, nodes strided over the block, the row kept in shared memory, one
-// block-wide max per row for E and the overflow test. Exact byte saturation.
+// Full MSV (docs/hmmer-filters.md §5.2) for the targets on the fallback list:
+// one block per target, nodes strided over the block, the row kept in shared
+// memory, one block-wide max per row for E and the overflow test. Exact byte
+// saturation.
 __global__ void __launch_bounds__(kMsvBlock) msv_full_kernel(const MsvParams p) {
     extern __shared__ int16_t msh[];
     __shared__ int red[kMsvBlock / 32];

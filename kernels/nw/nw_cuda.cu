@@ -22,8 +22,8 @@
 #include <vector>
 
 #include "core/base/errors.hpp"
-#include "core/nw/nw_forward.hpp"
 #include "core/base/parallel.hpp"
+#include "core/nw/nw_forward.hpp"
 #include "kernels/common/cuda_check.cuh"
 #include "kernels/nw/nw_cuda.hpp"
 #include "kernels/nw/nw_kernels.cuh"
@@ -52,9 +52,8 @@ const NwVariant kNwVariants[] = {
     {NwMetric::seqdist, "seqdist_r16", 16, nw_seqdist_kernel<16>, nullptr},
     {NwMetric::seqdist, "seqdist_r24", 24, nw_seqdist_kernel<24>, nullptr},
 };
-// Measured on an H200 with 2000 x 400-nt reads (bench_nw_gpu 2000 400 all 150
-// variants; kernel time): NDist tb_r8 2.61 TCUPS, tb_r16 3.14, tb_r32 3.71;
-// SeqDist (letter-of-entry homopolymer test) r8 0.70, r16 0.78, r24 0.73.
+// The defaults are the fastest instances by kernel time on 400-nt reads
+// (bench_nw_gpu 2000 400 all 150 variants; the table is in docs/nw-cuda.md).
 constexpr int kDefaultRows[2] = {32, 16};  // ndist, seqdist
 
 constexpr size_t kDefaultLaunchPairs = size_t{1} << 20;

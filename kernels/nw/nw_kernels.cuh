@@ -30,9 +30,9 @@
 // streaming form; a literal '-' is handled exactly).
 //
 // SeqDist: FP64, the same adds in the same order and the same strict
-// comparisons as nw_lanes.hpp, one pair per thread, the distance state carried
-// forward per cell; the project compiles CUDA with --fmad=false, and there is
-// no multiply-add to contract anyway.
+// comparisons as core/nw/nw_lanes_kernel_impl.hpp, one pair per thread, the
+// distance state carried forward per cell; the project compiles CUDA with
+// --fmad=false, and there is no multiply-add to contract anyway.
 #pragma once
 
 #include <cuda_runtime.h>

@@ -14,9 +14,9 @@
 #include <vector>
 
 #include "core/base/errors.hpp"
+#include "core/hmmer/vit/vit_word16.hpp"
 #include "kernels/common/cuda_check.cuh"
 #include "kernels/common/resident_targets.hpp"
-#include "core/hmmer/vit/vit_word16.hpp"
 #include "kernels/vit/vit16_kernels.cuh"
 #include "kernels/vit/vit_cuda.hpp"
 #include "kernels/vit/vit_kernels.cuh"

@@ -1,6 +1,7 @@
-// The Viterbi filter's CUDA kernel (HMMER 3.3.2 semantics, spec §6.2). Kernels
-// only compute: device pointers, sizes and a parameter struct in, results out;
-// vit_cuda.cu decides shapes and launches.
+// The Viterbi filter's CUDA kernel (HMMER 3.3.2 semantics,
+// docs/hmmer-filters.md §6.2). Kernels only compute: device pointers, sizes
+// and a parameter struct in, results out; vit_cuda.cu decides shapes and
+// launches.
 //
 // Layout. A group of G lanes (G = 8, 16 or 32, within one warp) owns one
 // target and steps its rows; a warp's 32/G groups step rows together (the

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# gpu-msv's MSV and MSV+bias pass sets equal hmmsearch's (spec §8.4 (a)):
-# for real Pfam models against freshly generated targets, several F1 values,
-# with and without the bias filter, the Passed counts are equal and every
-# target hmmsearch reports is one gpu-msv passes. Then a per-target oracle:
-# hmmsearch on single-sequence files gives exact 0/1 MSV and bias decisions.
+# gpu-msv's MSV and MSV+bias pass sets equal hmmsearch's (docs/hmmer-filters.md
+# §8.4 (a)): for real Pfam models against freshly generated targets, several F1
+# values, with and without the bias filter, the Passed counts are equal and
+# every target hmmsearch reports is one gpu-msv passes. Then a per-target
+# oracle: hmmsearch on single-sequence files gives exact 0/1 MSV and bias
+# decisions.
 source "$(dirname "$0")/lib.sh"
 BIN=$1
 need hmmsearch hmmemit "$BIN/gpu-msv"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # gpu-nw-dist's default output is byte-identical to AmpliconNoise's NDist and
-# SeqDist (Debian ampliconnoise 1.29; spec dp-tools.md section 1), with and
+# SeqDist (Debian ampliconnoise 1.29; docs/nw-dist.md §1-§4), with and
 # without -i, on --device cpu and on the default device:
 #  (a) a fresh random subset of BioMarKs 18S reads (lowercase as shipped for
 #      NDist, upper-cased for SeqDist, which reads only upper-case ACGT);

@@ -10,9 +10,9 @@
 #include <vector>
 
 #include "core/hmmer/hmm.hpp"
-#include "core/io/seq_batch.hpp"
 #include "core/hmmer/vit/vit_profile.hpp"
 #include "core/hmmer/vit/vit_reference.hpp"
+#include "core/io/seq_batch.hpp"
 #include "test_support.hpp"
 #include "vit_random.hpp"
 

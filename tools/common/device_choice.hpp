@@ -20,8 +20,8 @@ struct DeviceChoice {
 DeviceChoice resolve_device(const std::string& spec);
 
 // Hides, before the CUDA driver starts, the GPUs a run will not use: the
-// driver starts slower with every GPU of the host visible (two H200s: engines
-// ready at 0.46-0.54 s, against 0.25-0.28 s with one). Sets
+// driver starts slower with every GPU of the host visible (docs/benchmarks.md).
+// Sets
 // CUDA_VISIBLE_DEVICES to the first entries of the visible list, so that
 // device numbers stay as the user gave them: for "cuda:LIST" up to the
 // highest index asked; for "auto" only the first GPU when the run's GPU work

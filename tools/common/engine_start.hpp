@@ -1,13 +1,13 @@
 // Starting a tool's engines off the calling thread, and not waiting for a
 // start that turned out not to be needed.
 //
-// Starting the CUDA driver takes 0.1-0.25 s and each GPU's context another
-// ~0.11 s (the driver makes them one after another, threads or not), so the
-// tools start their engines while the reader parses the first chunks, which
-// the CPU engines take meanwhile. When they have taken every chunk (one
-// model on 32 cores: all seven chunks of 1,000,000 targets in 0.32-0.36 s),
-// nothing waits for the start: on two H200s, gpu-viterbi --msv on Pkinase
-// then ended at 0.42-0.49 s instead of 0.62-0.71 s.
+// Starting the CUDA driver and each GPU's context takes a good part of a
+// second (the driver makes the contexts one after another, threads or not),
+// so the tools start their engines while the reader parses the first chunks,
+// which the CPU engines take meanwhile. When they have taken every chunk (a
+// small model on many cores), nothing waits for the start: waiting for a
+// start nobody used cost a short run about a third of its time on a 2-GPU
+// host (docs/benchmarks.md, "CUDA start, and a second GPU").
 //
 // Ending without it needs the process's cooperation: run_tool() allows it
 // (allow_abandoned_starts) and then ends the process with std::_Exit once

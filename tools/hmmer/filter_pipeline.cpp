@@ -11,24 +11,26 @@
 #include <utility>
 
 #include "core/base/alphabet.hpp"
-#include "core/hmmer/background.hpp"
-#include "tools/common/cli.hpp"
-#include "kernels/msv/msv_cuda.hpp"
-#include "kernels/vit/vit_cuda.hpp"
-#include "kernels/fwd/fwd_cuda.hpp"
-#include "tools/common/engine_start.hpp"
 #include "core/base/errors.hpp"
+#include "core/base/parallel.hpp"
+#include "core/base/trace.hpp"
+#include "core/hmmer/background.hpp"
+#include "core/hmmer/fwd/fwd_cpu.hpp"
 #include "core/hmmer/fwd/fwd_engine.hpp"
 #include "core/hmmer/fwd/fwd_model.hpp"
 #include "core/hmmer/fwd/fwd_split.hpp"
 #include "core/hmmer/msv/msv_cpu.hpp"
 #include "core/hmmer/msv/msv_pass_floor.hpp"
-#include "core/base/parallel.hpp"
-#include "core/io/seq_reader.hpp"
 #include "core/hmmer/pipeline/survivors_file.hpp"
-#include "core/base/trace.hpp"
+#include "core/hmmer/vit/vit_cpu.hpp"
 #include "core/hmmer/vit/vit_engine.hpp"
+#include "core/io/seq_reader.hpp"
+#include "kernels/fwd/fwd_cuda.hpp"
+#include "kernels/msv/msv_cuda.hpp"
+#include "kernels/vit/vit_cuda.hpp"
+#include "tools/common/cli.hpp"
 #include "tools/common/device_choice.hpp"
+#include "tools/common/engine_start.hpp"
 #include "tools/hmmer/hmmer_costs.hpp"
 #include "tools/hmmer/msv_stage.hpp"
 
@@ -121,9 +123,8 @@ struct FilterPipeline::Impl {
     // (tools/common/engine_start.hpp). On several GPUs, only the stage that meets
     // every target (MSV with inline MSV, else Viterbi) is split over them;
     // the later stages meet a few percent of the targets and stay on the
-    // first GPU: on two H200s, splitting those too made the nine-model
-    // filters' tail after the last MSV stage 0.19 s instead of 0.09 s (each
-    // call waits for every device).
+    // first GPU: split, each of their calls waits for every device, which
+    // doubled the filters' tail after the last MSV stage (docs/benchmarks.md).
     //
     // While the CUDA driver starts, small chunks go to the CPU engines
     // (cpu_finishes_quickly); only with inline MSV: the candidate stream's

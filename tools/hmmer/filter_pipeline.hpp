@@ -13,10 +13,10 @@
 #include <string>
 #include <vector>
 
-#include "core/hmmer/pipeline/candidate_stream.hpp"
 #include "core/hmmer/fwd/fwd_profile.hpp"
 #include "core/hmmer/hmm.hpp"
 #include "core/hmmer/msv/msv_model.hpp"
+#include "core/hmmer/pipeline/candidate_stream.hpp"
 #include "core/hmmer/pipeline/overlong_targets.hpp"
 #include "core/hmmer/vit/vit_model.hpp"
 #include "tools/hmmer/hmmer_costs.hpp"

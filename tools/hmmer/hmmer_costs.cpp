@@ -1,3 +1,4 @@
+// Rough costs of HMMER filter work, for the device choice and chunk size.
 #include "tools/hmmer/hmmer_costs.hpp"
 
 #include <filesystem>

@@ -1,3 +1,4 @@
+// Real-valued options read as hmmsearch (Easel's strtod) reads them.
 #include "tools/hmmer/hmmer_real.hpp"
 
 #include <cctype>

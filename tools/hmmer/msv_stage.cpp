@@ -1,3 +1,4 @@
+// The MSV and bias filters of one chunk for every model (msv_stage.hpp).
 #include "tools/hmmer/msv_stage.hpp"
 
 #include <chrono>

@@ -5,10 +5,9 @@
 
 #include <cmath>
 
-#include "core/hmmer/background.hpp"
-#include "core/hmmer/bias/bias_lanes.hpp"
-#include "core/hmmer/bias/bias_step.hpp"
 #include "core/base/errors.hpp"
+#include "core/hmmer/background.hpp"
+#include "core/hmmer/bias/bias_step.hpp"
 
 namespace warpdp {
 
@@ -53,34 +52,58 @@ float with_length_terms(float F, uint64_t L, float p1) {
     return (F + len_term) + move_term;
 }
 
-bool lanes_usable() {
-    static const bool yes = bias_lanes::avx2_built() && __builtin_cpu_supports("avx2");
-    return yes;
+// Scaled Forward: each row rescaled by its maximum, the log scale factors summed.
+float serial_forward(const bias_lanes::Model& m, const uint8_t* dsq, uint64_t L, float p1) {
+    const float t00 = p1, t01 = 1.0f - p1;
+    float d0, d1;
+    float F = bias_step::first(m.odds0, m.odds1, dsq[0], d0, d1);
+    for (uint64_t i = 1; i < L; ++i)
+        F += bias_step::next(m.odds0, m.odds1, dsq[i], t00, t01, m.t10, m.t11, d0, d1);
+    F += bias_step::end(d0, d1);
+    return F;
 }
 
+void forward_serial(const bias_lanes::Model& m, const uint8_t* const* seqs, const uint64_t* lens, const float* p1s,
+                    size_t n, float* out) {
+    for (size_t i = 0; i < n; ++i) out[i] = serial_forward(m, seqs[i], lens[i], p1s[i]);
+}
+
+#if defined(__x86_64__)
+// The lanes pay off from two targets on; their odds tables hold kMaxCodes codes.
+void forward_lanes(const bias_lanes::Model& m, const uint8_t* const* seqs, const uint64_t* lens, const float* p1s,
+                   size_t n, float* out) {
+    if (n < 2 || m.Kp > bias_lanes::kMaxCodes) return forward_serial(m, seqs, lens, p1s, n, out);
+    bias_lanes::forward_avx2(m, seqs, lens, p1s, n, out);
+}
+#endif
+
+constexpr BiasCpuVariant kVariants[] = {
+#if defined(__x86_64__)
+    {"bias_lanes_avx2_f32", CpuIsa::avx2, {forward_lanes}},
+#endif
+    {"bias_serial_base_f32", CpuIsa::base, {forward_serial}},
+};
+
 }  // namespace
+
+std::span<const BiasCpuVariant> bias_cpu_variants() { return kVariants; }
 
 float BiasFilter::filter_score(std::span<const uint8_t> dsq) const {
     if (dsq.empty()) throw InternalError("bias filter called on an empty sequence");
     const uint64_t L = dsq.size();
     const float p1 = length_p1(L);
-    const float t00 = p1, t01 = 1.0f - p1;
-    // Scaled Forward: each row rescaled by its maximum, the log scale factors summed.
-    float d0, d1;
-    float F = bias_step::first(odds0_.data(), odds1_.data(), dsq[0], d0, d1);
-    for (size_t i = 1; i < dsq.size(); ++i)
-        F += bias_step::next(odds0_.data(), odds1_.data(), dsq[i], t00, t01, t10_, t11_, d0, d1);
-    F += bias_step::end(d0, d1);
-    return with_length_terms(F, L, p1);
+    const bias_lanes::Model m{odds0_.data(), odds1_.data(), Kp_, t10_, t11_};
+    return with_length_terms(serial_forward(m, dsq.data(), L, p1), L, p1);
+}
+
+void BiasFilter::filter_scores(std::span<const std::span<const uint8_t>> dsqs, std::span<float> out) const {
+    filter_scores(dsqs, out, choose_variant<bias_cpu_variants>());
 }
 
 void BiasFilter::filter_scores(std::span<const std::span<const uint8_t>> dsqs, std::span<float> out,
-                               bool lanes) const {
+                               const BiasCpuVariant& v) const {
     if (out.size() != dsqs.size()) throw InternalError("bias filter: one score per target");
-    if (!lanes || !lanes_usable() || dsqs.size() < 2 || Kp_ > bias_lanes::kMaxCodes) {
-        for (size_t i = 0; i < dsqs.size(); ++i) out[i] = filter_score(dsqs[i]);
-        return;
-    }
+    require_supported(v);
     std::vector<const uint8_t*> seqs(dsqs.size());
     std::vector<uint64_t> lens(dsqs.size());
     std::vector<float> p1s(dsqs.size());
@@ -91,10 +114,8 @@ void BiasFilter::filter_scores(std::span<const std::span<const uint8_t>> dsqs, s
         p1s[i] = length_p1(lens[i]);
     }
     const bias_lanes::Model m{odds0_.data(), odds1_.data(), Kp_, t10_, t11_};
-    bias_lanes::forward_avx2(m, seqs.data(), lens.data(), p1s.data(), dsqs.size(), out.data());
+    v.kernels.forward(m, seqs.data(), lens.data(), p1s.data(), dsqs.size(), out.data());
     for (size_t i = 0; i < dsqs.size(); ++i) out[i] = with_length_terms(out[i], lens[i], p1s[i]);
 }
-
-bool BiasFilter::lanes_available() { return lanes_usable(); }
 
 }  // namespace warpdp

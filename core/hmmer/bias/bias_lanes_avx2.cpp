@@ -1,6 +1,6 @@
 // The bias filter's scaled Forward on eight AVX2 lanes, one target per lane
-// (bias_lanes.hpp). Each lane repeats the scalar loop's float operations in
-// its order (no FMA: this file, like all of core, is built with
+// (bias_lanes_kernels.hpp). Each lane repeats the scalar loop's float
+// operations in its order (no FMA: this file, like all of core, is built with
 // -ffp-contract=off), so only the logarithm needs care: the scalar loop
 // rounds glibc's double log of each row's scale factor to float, and a
 // vector log cannot call glibc. log8 below computes that double log to
@@ -11,10 +11,10 @@
 // float the filter can meet, and more, is checked against std::log in
 // tests/core/hmmer/bias/test_bias_filter.cpp.
 //
-// Only this file is compiled for AVX2 (a target pragma placed after every
-// include); it runs only after __builtin_cpu_supports("avx2") said yes
-// (bias_filter.cpp).
-#include "core/hmmer/bias/bias_lanes.hpp"
+// What this file defines is compiled for AVX2 (a target region opened after
+// every include: core/base/simd_variants.hpp says why not -mavx2); it runs
+// only when cpu_supports(CpuIsa::avx2) (bias_filter.cpp).
+#include "core/hmmer/bias/bias_lanes_kernels.hpp"
 
 #if defined(__x86_64__)
 #include <immintrin.h>
@@ -118,8 +118,6 @@ inline __m256 log8(__m256 m) {
 
 }  // namespace
 
-bool avx2_built() noexcept { return true; }
-
 void log_avx2(const float* in, size_t n, float* out) {
     size_t i = 0;
     for (; i + 8 <= n; i += 8) _mm256_storeu_ps(out + i, log8(_mm256_loadu_ps(in + i)));
@@ -217,13 +215,4 @@ void forward_avx2(const Model& mdl, const uint8_t* const* seqs, const uint64_t* 
 }  // namespace warpdp::bias_lanes
 
 #include "core/base/avx2_region_end.hpp"
-
-#else  // not x86-64: never called (avx2_built() is false)
-
-namespace warpdp::bias_lanes {
-bool avx2_built() noexcept { return false; }
-void log_avx2(const float*, size_t, float*) {}
-void forward_avx2(const Model&, const uint8_t* const*, const uint64_t*, const float*, size_t, float*) {}
-}  // namespace warpdp::bias_lanes
-
-#endif
+#endif  // __x86_64__

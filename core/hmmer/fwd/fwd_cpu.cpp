@@ -4,13 +4,14 @@
 // each target, as hmmsearch runs with it, so results equal the reference's
 // explicit flushing bit for bit; where no such mode is known the same
 // flushing is done by hand.
+#include "core/hmmer/fwd/fwd_cpu.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <utility>
 #include <thread>
 #include <vector>
 
-#include "core/hmmer/fwd/fwd_engine.hpp"
 #include "core/base/parallel.hpp"
 #include "core/hmmer/profile.hpp"
 

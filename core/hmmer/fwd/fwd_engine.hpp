@@ -36,6 +36,5 @@ public:
 };
 
 std::unique_ptr<FwdEngine> make_fwd_reference_engine();
-std::unique_ptr<FwdEngine> make_fwd_cpu_engine(unsigned threads);
 
 }  // namespace warpdp

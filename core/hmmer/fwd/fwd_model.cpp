@@ -1,3 +1,5 @@
+// The Forward filter's decision for one target: its score in bits, P-value
+// and pass, in hmmsearch's float/double order.
 #include "core/hmmer/fwd/fwd_model.hpp"
 
 #include "core/hmmer/msv/msv_score.hpp"

@@ -1,4 +1,5 @@
-// The Forward stage's host-side decision for one target (spec §8.1):
+// The Forward stage's host-side decision for one target
+// (docs/hmmer-filters.md §8.1):
 // Forward score (nats) -> bits against filtersc -> exponential-tail P-value
 // (FTAU, FLAMBDA) -> pass if P <= F3. This is the only place that
 // arithmetic is written.

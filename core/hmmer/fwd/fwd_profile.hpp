@@ -1,7 +1,7 @@
 // The Forward filter's odds profile (HMMER 3.3.2 impl_sse fb_conversion,
-// spec §7.2): probability-space parameters in HMMER's 4-lane striped order,
-// because the float result of its Forward parser depends on that order.
-// Shared by the scalar reference and the engines.
+// docs/hmmer-filters.md §7.2): probability-space parameters in HMMER's 4-lane
+// striped order, because the float result of its Forward parser depends on that
+// order. Shared by the scalar reference and the engines.
 #pragma once
 
 #include <cstddef>

@@ -1,6 +1,6 @@
 // Scalar Forward-parser reference: one striped row at a time, each 4-lane
 // vector operation of HMMER's SSE code written as four float operations in
-// the same order, so every step reads against spec §7.2.
+// the same order, so every step reads against docs/hmmer-filters.md §7.2.
 #include "core/hmmer/fwd/fwd_reference.hpp"
 
 #include <array>

@@ -1,5 +1,5 @@
 // The scalar reference of HMMER 3.3.2's Forward parser (p7_ForwardParser,
-// spec §7.2), the F3 stage of the pipeline: probability space, single
+// docs/hmmer-filters.md §7.2), the F3 stage of the pipeline: probability space, single
 // precision, sparse rescaling, in the 4-lane striped order whose float
 // rounding hmmsearch's scores carry. Every operation flushes denormal
 // results to zero explicitly, so the reference does not depend on the FPU

@@ -1,3 +1,5 @@
+// A Forward engine that gives a GPU engine the bulk of the targets and a CPU
+// engine the longest ones, which a GPU would score a row at a time.
 #include "core/hmmer/fwd/fwd_split.hpp"
 
 #include <algorithm>

@@ -1,6 +1,6 @@
 // The CPU engine's per-model and per-target layer: aligned buffers, the
-// striped byte profile, ISA detection, and the named per-variant entry points
-// that run SSV and fall back to full MSV exactly where msv_reference() does.
+// striped byte profile, and the table of variants, whose scorers run SSV and
+// fall back to full MSV exactly where msv_reference() does.
 #include "core/hmmer/msv/msv_cpu.hpp"
 
 #include <algorithm>
@@ -28,44 +28,6 @@ void AlignedBytes::resize_discard(size_t n) {
     if (n <= n_ && p_) return;
     p_.reset(static_cast<uint8_t*>(::operator new[](std::max<size_t>(n, 1), kAlign)));
     n_ = n;
-}
-
-const char* msv_isa_name(MsvIsa isa) noexcept {
-    switch (isa) {
-        case MsvIsa::scalar: return "scalar";
-        case MsvIsa::sse2: return "sse2";
-        case MsvIsa::avx2: return "avx2";
-    }
-    return "?";
-}
-
-bool msv_isa_available(MsvIsa isa) noexcept {
-    switch (isa) {
-        case MsvIsa::scalar: return true;
-        case MsvIsa::sse2: return msvk::sse2_built();
-        case MsvIsa::avx2:
-#if defined(__x86_64__)
-            return msvk::avx2_built() && __builtin_cpu_supports("avx2");
-#else
-            return false;
-#endif
-    }
-    return false;
-}
-
-MsvIsa msv_best_isa() noexcept {
-    if (msv_isa_available(MsvIsa::avx2)) return MsvIsa::avx2;
-    if (msv_isa_available(MsvIsa::sse2)) return MsvIsa::sse2;
-    return MsvIsa::scalar;
-}
-
-int msv_isa_width(MsvIsa isa) noexcept {
-    switch (isa) {
-        case MsvIsa::scalar: return 1;
-        case MsvIsa::sse2: return 16;
-        case MsvIsa::avx2: return 32;
-    }
-    return 1;
 }
 
 MsvStripedProfile::MsvStripedProfile(const MsvByteProfile& p, int width)
@@ -108,41 +70,46 @@ uint16_t run_pass(Kernel ssv, Kernel full, const MsvStripedProfile& sp, std::spa
     return full(v, dsq.data(), dsq.size(), tjb, row);
 }
 
-void require(MsvIsa isa, const MsvStripedProfile& sp) {
-    if (!msv_isa_available(isa))
-        throw std::invalid_argument(std::string("MSV variant ") + msv_isa_name(isa) + " is not available here");
-    if (sp.W != msv_isa_width(isa))
-        throw std::invalid_argument(std::string("MSV variant ") + msv_isa_name(isa) + " needs width " +
-                                    std::to_string(msv_isa_width(isa)) + ", profile has " + std::to_string(sp.W));
-}
-
-}  // namespace
-
-uint16_t msv_cpu_score_one_sse2(const MsvStripedProfile& sp, std::span<const uint8_t> dsq,
-                                MsvCpuScratch& scratch, MsvPass pass) {
-    require(MsvIsa::sse2, sp);
-    return run_pass(msvk::ssv_sse2, msvk::full_sse2, sp, dsq, scratch, pass);
-}
-
-uint16_t msv_cpu_score_one_avx2(const MsvStripedProfile& sp, std::span<const uint8_t> dsq,
-                                MsvCpuScratch& scratch, MsvPass pass) {
-    require(MsvIsa::avx2, sp);
+#if defined(__x86_64__)
+uint16_t score_avx2(const MsvByteProfile&, const MsvStripedProfile& sp, std::span<const uint8_t> dsq,
+                    MsvCpuScratch& scratch, MsvPass pass) {
     return run_pass(msvk::ssv_avx2, msvk::full_avx2, sp, dsq, scratch, pass);
 }
+uint16_t score_sse2(const MsvByteProfile&, const MsvStripedProfile& sp, std::span<const uint8_t> dsq,
+                    MsvCpuScratch& scratch, MsvPass pass) {
+    return run_pass(msvk::ssv_sse2, msvk::full_sse2, sp, dsq, scratch, pass);
+}
+#endif
 
-uint16_t msv_cpu_score_one(MsvIsa isa, const MsvByteProfile& p, const MsvStripedProfile& sp,
-                           std::span<const uint8_t> dsq, MsvCpuScratch& scratch, MsvPass pass) {
-    switch (isa) {
-        case MsvIsa::sse2: return msv_cpu_score_one_sse2(sp, dsq, scratch, pass);
-        case MsvIsa::avx2: return msv_cpu_score_one_avx2(sp, dsq, scratch, pass);
-        case MsvIsa::scalar: break;
-    }
+uint16_t score_serial(const MsvByteProfile& p, const MsvStripedProfile&, std::span<const uint8_t> dsq,
+                      MsvCpuScratch&, MsvPass pass) {
     switch (pass) {
         case MsvPass::ssv: return ssv_reference(p, dsq);
         case MsvPass::full: return msv_full_reference(p, dsq);
         case MsvPass::both: break;
     }
     return msv_reference(p, dsq);
+}
+
+constexpr MsvCpuVariant kVariants[] = {
+#if defined(__x86_64__)
+    {"msv_striped_avx2_u8", CpuIsa::avx2, {32, score_avx2}},
+    {"msv_striped_sse2_u8", CpuIsa::sse2, {16, score_sse2}},
+#endif
+    {"msv_serial_base_u8", CpuIsa::base, {1, score_serial}},
+};
+
+}  // namespace
+
+std::span<const MsvCpuVariant> msv_cpu_variants() { return kVariants; }
+
+uint16_t msv_cpu_score_one(const MsvCpuVariant& v, const MsvByteProfile& p, const MsvStripedProfile& sp,
+                           std::span<const uint8_t> dsq, MsvCpuScratch& scratch, MsvPass pass) {
+    require_supported(v);
+    if (sp.W != v.kernels.width)
+        throw std::invalid_argument(std::string("MSV variant ") + v.name + " needs width " +
+                                    std::to_string(v.kernels.width) + ", profile has " + std::to_string(sp.W));
+    return v.kernels.score(p, sp, dsq, scratch, pass);
 }
 
 }  // namespace warpdp

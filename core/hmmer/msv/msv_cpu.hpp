@@ -1,7 +1,8 @@
 // The optimized CPU MSV engine's public pieces: the striped (Farrar) byte
-// profile, per-thread scratch, and each instruction-set variant by name, so
-// tests and benchmarks can force every variant rather than only the one the
-// run-time dispatcher picks. Every variant returns exactly msv_reference().
+// profile, per-thread scratch, the table of instruction-set variants
+// (core/base/simd_variants.hpp), so tests and benchmarks can force every
+// variant rather than only the one the engine picks, and the engine's
+// factories. Every variant returns exactly msv_reference().
 #pragma once
 
 #include <cstddef>
@@ -9,20 +10,11 @@
 #include <memory>
 #include <span>
 
+#include "core/base/simd_variants.hpp"
 #include "core/hmmer/msv/msv_engine.hpp"
 #include "core/hmmer/msv/msv_profile.hpp"
 
 namespace warpdp {
-
-enum class MsvIsa { scalar, sse2, avx2 };
-
-const char* msv_isa_name(MsvIsa isa) noexcept;
-// Whether this build and this CPU can run `isa` (scalar: always).
-bool msv_isa_available(MsvIsa isa) noexcept;
-// The widest available variant; what make_msv_cpu_engine(threads) uses.
-MsvIsa msv_best_isa() noexcept;
-// Bytes per vector: 16 (sse2), 32 (avx2); 1 for scalar (no striping).
-int msv_isa_width(MsvIsa isa) noexcept;
 
 // A 64-byte aligned byte buffer, so vector loads never split cache lines.
 class AlignedBytes {
@@ -79,25 +71,33 @@ enum class MsvPass {
     both,  // SSV, then full MSV on its fallback (= msv_reference)
 };
 
-// Every scoring call expects residue codes below the profile's Kp (as
-// digitised by Alphabet), like msv_reference; they are not re-checked per
-// residue in the hot loop.
-//
-// Named variants. `sp.W` must equal msv_isa_width() of the variant, and the
-// variant must be available (msv_isa_available); both are checked and a
-// mismatch throws std::invalid_argument.
-uint16_t msv_cpu_score_one_sse2(const MsvStripedProfile& sp, std::span<const uint8_t> dsq,
-                                MsvCpuScratch& scratch, MsvPass pass = MsvPass::both);
-uint16_t msv_cpu_score_one_avx2(const MsvStripedProfile& sp, std::span<const uint8_t> dsq,
-                                MsvCpuScratch& scratch, MsvPass pass = MsvPass::both);
-// Table dispatch by ISA (scalar runs the reference and ignores sp).
-uint16_t msv_cpu_score_one(MsvIsa isa, const MsvByteProfile& p, const MsvStripedProfile& sp,
-                           std::span<const uint8_t> dsq, MsvCpuScratch& scratch,
-                           MsvPass pass = MsvPass::both);
+// One entry of the table: the vector width its striped profile must have
+// and its scorer, which runs SSV and falls back to full MSV exactly where
+// msv_reference() does (or only one half, per `pass`). Every scoring call
+// expects residue codes below the profile's Kp (as digitised by Alphabet),
+// like msv_reference; they are not re-checked per residue in the hot loop.
+struct MsvCpuKernels {
+    int width;  // bytes per vector: 32 (avx2), 16 (sse2); 1: the serial reference, no striping
+    uint16_t (*score)(const MsvByteProfile& p, const MsvStripedProfile& sp, std::span<const uint8_t> dsq,
+                      MsvCpuScratch& scratch, MsvPass pass);
+};
+using MsvCpuVariant = SimdVariant<MsvCpuKernels>;
 
-// The engine forced onto one variant (tests, benchmarks); threads = 0: all cores.
-// score() runs its own worker threads and returns when all are done; one
-// engine serves one score() call at a time (its per-thread scratch is reused).
-std::unique_ptr<MsvEngine> make_msv_cpu_engine(unsigned threads, MsvIsa isa);
+// Best first: msv_striped_avx2_u8, msv_striped_sse2_u8 (x86-64 only) and
+// msv_serial_base_u8 (the reference, which ignores the striped profile).
+std::span<const MsvCpuVariant> msv_cpu_variants();
+
+// Runs variant `v`; `sp` must be built for v's width and this CPU must run
+// v: both are checked and a mismatch throws std::invalid_argument.
+uint16_t msv_cpu_score_one(const MsvCpuVariant& v, const MsvByteProfile& p, const MsvStripedProfile& sp,
+                           std::span<const uint8_t> dsq, MsvCpuScratch& scratch, MsvPass pass = MsvPass::both);
+
+// The threaded engine; threads = 0: all cores. It runs
+// choose_variant<msv_cpu_variants>(), or `v` when given (tests, benchmarks;
+// one this CPU lacks throws std::invalid_argument). score() runs its own
+// worker threads and returns when all are done; one engine serves one
+// score() call at a time (its per-thread scratch is reused).
+std::unique_ptr<MsvEngine> make_msv_cpu_engine(unsigned threads);
+std::unique_ptr<MsvEngine> make_msv_cpu_engine(unsigned threads, const MsvCpuVariant& v);
 
 }  // namespace warpdp

@@ -1,16 +1,20 @@
-// AVX2 instantiation of the striped MSV kernels: 32 byte lanes. CMake builds
-// this one file with -mavx2 (x86-64 only); the dispatcher calls into it only
-// after __builtin_cpu_supports("avx2"), so neither the build machine nor the
-// run machine needs AVX2. It includes no std headers, so no AVX2-compiled
-// inline function can be merged into code that runs on older CPUs.
+// AVX2 instantiation of the striped MSV kernels: 32 byte lanes, in an AVX2
+// target region (core/base/simd_variants.hpp says why not -mavx2); entered
+// only when cpu_supports(CpuIsa::avx2), so neither the build machine nor the
+// run machine needs AVX2.
 // SSV uses the signed form: one saturating signed add per cell of the
 // clamped score, with c stored as c - 128 so the floor is -128.
 #include "core/hmmer/msv/msv_cpu_kernels.hpp"
 
-#if defined(__x86_64__) && defined(__AVX2__)
+#if defined(__x86_64__)
 #include <immintrin.h>
 
-#include "core/hmmer/msv/msv_cpu_kernel_impl.hpp"
+#include <cstddef>
+#include <cstdint>
+
+#include "core/base/avx2_region_begin.hpp"  // (after every other include)
+
+#include "core/hmmer/msv/msv_cpu_kernel_impl.hpp"  // (inside: its templates are compiled for AVX2 here)
 
 namespace warpdp::msvk {
 namespace {
@@ -64,13 +68,7 @@ uint16_t full_avx2(const StripedView& v, const uint8_t* dsq, size_t L, int tjb, 
     return full_kernel<Avx2>(v, dsq, L, tjb, row);
 }
 
-bool avx2_built() noexcept { return true; }
+}  // namespace warpdp::msvk
 
-}  // namespace warpdp::msvk
-#else
-namespace warpdp::msvk {
-bool avx2_built() noexcept { return false; }
-uint16_t ssv_avx2(const StripedView&, const uint8_t*, size_t, int, uint8_t*) { return 0xFFFE; }
-uint16_t full_avx2(const StripedView&, const uint8_t*, size_t, int, uint8_t*) { return 0xFFFF; }
-}  // namespace warpdp::msvk
-#endif  // __x86_64__ && __AVX2__
+#include "core/base/avx2_region_end.hpp"
+#endif  // __x86_64__

@@ -9,8 +9,8 @@
 #include <thread>
 #include <vector>
 
-#include "core/hmmer/msv/msv_cpu.hpp"
 #include "core/base/parallel.hpp"
+#include "core/hmmer/msv/msv_cpu.hpp"
 
 namespace warpdp {
 namespace {
@@ -22,15 +22,14 @@ constexpr uint64_t kBlockResidues = 1u << 16;
 
 class CpuEngine final : public MsvEngine {
 public:
-    CpuEngine(unsigned threads, MsvIsa isa) : isa_(isa) {
-        if (!msv_isa_available(isa))
-            throw std::invalid_argument(std::string("MSV variant ") + msv_isa_name(isa) + " is not available here");
+    CpuEngine(unsigned threads, const MsvCpuVariant& v) : v_(v) {
+        require_supported(v);
         threads_ = threads ? threads : std::max(1u, std::thread::hardware_concurrency());
         scratch_.resize(threads_);
     }
 
     std::string name() const override {
-        return std::string("cpu-") + msv_isa_name(isa_) + "-x" + std::to_string(threads_);
+        return std::string("cpu-") + cpu_isa_name(v_.isa) + "-x" + std::to_string(threads_);
     }
 
     void load_targets(const SeqBatch& targets) override {
@@ -54,17 +53,17 @@ public:
         if (out.size() != targets_->size())
             throw std::invalid_argument("MsvEngine::score: out has " + std::to_string(out.size()) +
                                         " slots for " + std::to_string(targets_->size()) + " targets");
-        const MsvStripedProfile sp(profile, msv_isa_width(isa_));
+        const MsvStripedProfile sp(profile, v_.kernels.width);
         const size_t nblocks = block_start_.size() - 1;
         // One block per hand-out; at most threads_ workers, one scratch each.
         parallel_for_workers(nblocks, threads_, 1, [&](unsigned w, size_t b) {
             for (size_t t = block_start_[b]; t < block_start_[b + 1]; ++t)
-                out[t] = msv_cpu_score_one(isa_, profile, sp, targets_->seq(t), scratch_[w]);
+                out[t] = v_.kernels.score(profile, sp, targets_->seq(t), scratch_[w], MsvPass::both);
         });
     }
 
 private:
-    MsvIsa isa_;
+    MsvCpuVariant v_;  // a copy: the caller's need not outlive the engine
     unsigned threads_ = 1;
     std::vector<MsvCpuScratch> scratch_;
     const SeqBatch* targets_ = nullptr;
@@ -73,12 +72,12 @@ private:
 
 }  // namespace
 
-std::unique_ptr<MsvEngine> make_msv_cpu_engine(unsigned threads, MsvIsa isa) {
-    return std::make_unique<CpuEngine>(threads, isa);
+std::unique_ptr<MsvEngine> make_msv_cpu_engine(unsigned threads, const MsvCpuVariant& v) {
+    return std::make_unique<CpuEngine>(threads, v);
 }
 
 std::unique_ptr<MsvEngine> make_msv_cpu_engine(unsigned threads) {
-    return make_msv_cpu_engine(threads, msv_best_isa());
+    return make_msv_cpu_engine(threads, choose_variant<msv_cpu_variants>());
 }
 
 }  // namespace warpdp

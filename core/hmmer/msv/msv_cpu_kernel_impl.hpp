@@ -3,8 +3,8 @@
 // unit (msv_cpu_sse2.cpp, msv_cpu_avx2.cpp). Internal linkage on purpose: each
 // TU gets its own copy compiled for its own instruction set.
 //
-// SSV works on c = cell - xB0 >= 0 (spec §5.3 with the floor moved to 0), so
-// each cell is max(0, c_diag + bias - cost): one saturating add and one
+// SSV works on c = cell - xB0 >= 0 (docs/hmmer-filters.md §5.3 with the floor
+// moved to 0), so each cell is max(0, c_diag + bias - cost): one saturating add and one
 // saturating subtract (unsigned form), or one signed saturating add of a
 // clamped score (signed form, c stored as c - 128). Saturation is harmless:
 // the outcome only needs cmax exactly while cmax < T = 127 - bias, and any
@@ -15,9 +15,10 @@
 // the true ones do. Hence SSV keeps only a running max vector, no per-row
 // horizontal work, and may stop as soon as any lane reaches T.
 //
-// Full MSV repeats §5.2's saturating byte ops cell for cell, so it is exact
-// as is; the per-row horizontal max is only taken when some lane could raise
-// xJ or overflow, which a compare-and-movemask rules out cheaply.
+// Full MSV repeats the saturating byte ops of docs/hmmer-filters.md §5.2 cell
+// for cell, so it is exact as is; the per-row horizontal max is only taken when
+// some lane could raise xJ or overflow, which a compare-and-movemask rules out
+// cheaply.
 #pragma once
 
 #include <cstddef>
@@ -38,7 +39,8 @@ constexpr size_t kSsvCheckRows = 64;
 
 inline int sat8(int x) { return x < 0 ? 0 : (x > 255 ? 255 : x); }
 
-// §5.3's tail, given the exact cmax = xEmax - xB0 (or any value >= T).
+// The tail of docs/hmmer-filters.md §5.3, given the exact cmax = xEmax - xB0
+// (or any value >= T).
 inline uint16_t ssv_decide(const StripedView& v, int tjb, int cmax) {
     const int xB0 = kBase - tjb - v.tbm;
     if (cmax >= 127 - v.bias) return xB0 - 128 >= 0 ? kOverflow : kNoResult;

@@ -1,7 +1,8 @@
-// The boundary between the CPU engine's dispatcher and its per-ISA kernels.
-// Kept to plain pointers and integers on purpose: the AVX2 kernels live in a
-// translation unit compiled with -mavx2, and anything inline shared with it
-// (std templates included) could be merged by the linker into SSE2-only code.
+// The boundary between the CPU engine's variant table (msv_cpu.cpp) and its
+// per-ISA kernels (msv_cpu_sse2.cpp, msv_cpu_avx2.cpp; x86-64 only). Kept to
+// plain pointers and integers on purpose: the AVX2 file compiles what it
+// defines for AVX2, so it shares no inline code with the rest
+// (core/base/simd_variants.hpp).
 #pragma once
 
 #include <cstddef>
@@ -17,14 +18,9 @@ struct StripedView {
     int bias, tbm, tec;
 };
 
-// SSV fast path (spec §5.3): xJ, kMsvOverflow, or kSsvNoResult.
-// Full MSV with J (spec §5.2): xJ or kMsvOverflow.
+// SSV fast path (docs/hmmer-filters.md §5.3): xJ, kMsvOverflow, or kSsvNoResult.
+// Full MSV with J (docs/hmmer-filters.md §5.2): xJ or kMsvOverflow.
 // `row` is scratch of Q*W bytes, aligned to the vector width.
-// Whether the kernels of that TU were compiled in (x86-64 only); the others
-// are stubs that are never called.
-bool sse2_built() noexcept;
-bool avx2_built() noexcept;
-
 uint16_t ssv_sse2(const StripedView& v, const uint8_t* dsq, size_t L, int tjb, uint8_t* row);
 uint16_t full_sse2(const StripedView& v, const uint8_t* dsq, size_t L, int tjb, uint8_t* row);
 uint16_t ssv_avx2(const StripedView& v, const uint8_t* dsq, size_t L, int tjb, uint8_t* row);

@@ -55,13 +55,5 @@ uint16_t full_sse2(const StripedView& v, const uint8_t* dsq, size_t L, int tjb, 
     return full_kernel<Sse2>(v, dsq, L, tjb, row);
 }
 
-bool sse2_built() noexcept { return true; }
-
-}  // namespace warpdp::msvk
-#else
-namespace warpdp::msvk {
-bool sse2_built() noexcept { return false; }
-uint16_t ssv_sse2(const StripedView&, const uint8_t*, size_t, int, uint8_t*) { return 0xFFFE; }
-uint16_t full_sse2(const StripedView&, const uint8_t*, size_t, int, uint8_t*) { return 0xFFFF; }
 }  // namespace warpdp::msvk
 #endif  // __x86_64__

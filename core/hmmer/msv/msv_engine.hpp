@@ -51,7 +51,5 @@ public:
 
 // The scalar reference as an engine (used by tests and as a last resort).
 std::unique_ptr<MsvEngine> make_msv_reference_engine();
-// The optimized CPU engine; threads = 0 means all cores.
-std::unique_ptr<MsvEngine> make_msv_cpu_engine(unsigned threads);
 
 }  // namespace warpdp

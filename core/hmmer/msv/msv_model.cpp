@@ -4,8 +4,8 @@
 
 #include <vector>
 
-#include "core/hmmer/background.hpp"
 #include "core/base/errors.hpp"
+#include "core/hmmer/background.hpp"
 #include "core/hmmer/msv/msv_score.hpp"
 #include "core/hmmer/pvalue.hpp"
 

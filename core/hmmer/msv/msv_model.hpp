@@ -1,6 +1,7 @@
 // Everything hmmsearch derives from one model for its first two filter
 // stages (MSV and bias), plus the host-side decision for one target: from
-// the engine's raw MSV result to P-values and pass/fail (spec §8.1).
+// the engine's raw MSV result to P-values and pass/fail
+// (docs/hmmer-filters.md §8.1).
 #pragma once
 
 #include <cstdint>

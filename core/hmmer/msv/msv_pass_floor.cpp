@@ -1,3 +1,5 @@
+// The per-length raw MSV score below which a target certainly fails F1, so
+// that most targets are decided by one compare.
 #include "core/hmmer/msv/msv_pass_floor.hpp"
 
 #include <cmath>

@@ -33,7 +33,7 @@ struct MsvByteProfile {
 // tjb_b(L): the per-target N->B / J->B move cost in bytes, ubyte(logf(3/(L+3))).
 uint8_t msv_tjb(uint64_t L);
 
-// The byte profile of a configured float profile (spec §5.1).
+// The byte profile of a configured float profile (docs/hmmer-filters.md §5.1).
 MsvByteProfile build_msv_profile(const Profile& prof);
 
 }  // namespace warpdp

@@ -1,5 +1,6 @@
 // Scalar MSV/SSV reference. Plain int arithmetic with explicit saturation so
-// every step can be read against the spec; no striping, no vectors.
+// every step can be read against docs/hmmer-filters.md §5.2-§5.3; no
+// striping, no vectors.
 #include "core/hmmer/msv/msv_reference.hpp"
 
 #include <algorithm>

@@ -1,6 +1,7 @@
 // The scalar reference of HMMER 3.3.2's MSV filter, written for clarity:
-// the SSV fast path with its floor (spec §5.3), falling back to the full MSV
-// recurrence with the J state (§5.2) exactly where HMMER does.
+// the SSV fast path with its floor (docs/hmmer-filters.md §5.3), falling back
+// to the full MSV recurrence with the J state (§5.2 there) exactly where HMMER
+// does.
 #pragma once
 
 #include <cstdint>

@@ -1,5 +1,6 @@
-// MSV nats/bits conversion, operation order as in the spec (float steps,
-// one double subtraction of the 3-nat loop approximation).
+// MSV nats/bits conversion, operation order as in docs/hmmer-filters.md
+// §5.2 and §5.4 (float steps, one double subtraction of the 3-nat loop
+// approximation).
 #include "core/hmmer/msv/msv_score.hpp"
 
 #include <limits>

@@ -1,5 +1,6 @@
-// From the MSV filter's integer result to nats and bits (spec §5.2, §5.4):
-// the float/double tail every engine's raw xJ goes through on the host.
+// From the MSV filter's integer result to nats and bits (docs/hmmer-filters.md
+// §5.2, §5.4): the float/double tail every engine's raw xJ goes through on the
+// host.
 #pragma once
 
 #include <cstdint>

@@ -10,8 +10,8 @@
 #include <unistd.h>
 
 #include "core/base/alphabet.hpp"
-#include "core/io/async_output.hpp"
 #include "core/base/errors.hpp"
+#include "core/io/async_output.hpp"
 
 namespace warpdp {
 

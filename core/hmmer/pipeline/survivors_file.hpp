@@ -23,10 +23,11 @@
 // hmmsearch). With places kept, each survivor is written at its place in the
 // database, an empty record (">e") standing for every other target, so that
 // hmmsearch run *without* -Z reads the survivors at the counts plain
-// hmmsearch reads them at, Z included, and keeps the same hits. Reading a
-// million empty records costs serial hmmsearch ~0.04 s. (With threads each
-// worker counts what it has read itself, which depends on timing, in plain
-// hmmsearch too; there the layout cost 15-25% of the pipeline's time.)
+// hmmsearch reads them at, Z included, and keeps the same hits. Empty records
+// cost serial hmmsearch little. (With threads each worker counts what it has
+// read itself, which depends on timing, in plain hmmsearch too; and on a big
+// database the empty records cost a threaded run more than they are worth:
+// docs/benchmarks.md.)
 #pragma once
 
 #include <cstdint>

@@ -8,64 +8,27 @@
 #include <thread>
 
 #include "core/base/parallel.hpp"
+#include "core/hmmer/vit/vit_cpu_kernels.hpp"
 
 namespace warpdp {
 
-// Defined in the per-instruction-set files.
-uint32_t vit_score_sse2(const int16_t* trans, const int16_t* emit, int Q, int16_t* rows, const uint8_t* dsq,
-                        uint64_t L, int ncj);
-uint32_t vit_score_avx2(const int16_t* trans, const int16_t* emit, int Q, int16_t* rows, const uint8_t* dsq,
-                        uint64_t L, int ncj);
-
 namespace {
 
-using KernelFn = uint32_t (*)(const int16_t*, const int16_t*, int, int16_t*, const uint8_t*, uint64_t, int);
-
-struct VariantInfo {
-    VitCpuVariant v;
-    const char* name;
-    int lanes;
-    KernelFn fn;
-};
-
 #if defined(__x86_64__)
-constexpr VariantInfo kVariants[] = {
-    {VitCpuVariant::sse2, "sse2", 8, vit_score_sse2},
-    {VitCpuVariant::avx2, "avx2", 16, vit_score_avx2},
-};
-#else
-constexpr VariantInfo kVariants[] = {
-    {VitCpuVariant::sse2, "sse2", 8, nullptr},
-    {VitCpuVariant::avx2, "avx2", 16, nullptr},
+constexpr VitCpuVariant kVariants[] = {
+    {"vit_striped_avx2_i16", CpuIsa::avx2, {16, vitk::score_avx2}},
+    {"vit_striped_sse2_i16", CpuIsa::sse2, {8, vitk::score_sse2}},
 };
 #endif
-
-const VariantInfo& info(VitCpuVariant v) { return kVariants[static_cast<int>(v)]; }
 
 }  // namespace
 
-const char* vit_cpu_variant_name(VitCpuVariant v) { return info(v).name; }
-
-bool vit_cpu_variant_available(VitCpuVariant v) {
+std::span<const VitCpuVariant> vit_cpu_variants() {
 #if defined(__x86_64__)
-    switch (v) {
-        case VitCpuVariant::sse2: return true;  // x86-64 baseline
-        case VitCpuVariant::avx2: return __builtin_cpu_supports("avx2");
-    }
+    return kVariants;
+#else
+    return {};
 #endif
-    (void)v;
-    return false;
-}
-
-VitCpuVariant vit_cpu_best_variant() {
-    return vit_cpu_variant_available(VitCpuVariant::avx2) ? VitCpuVariant::avx2 : VitCpuVariant::sse2;
-}
-
-std::vector<VitCpuVariant> vit_cpu_available_variants() {
-    std::vector<VitCpuVariant> out;
-    for (const auto& vi : kVariants)
-        if (vit_cpu_variant_available(vi.v)) out.push_back(vi.v);
-    return out;
 }
 
 VitStripedProfile build_vit_striped(const VitWordProfile& p, int lanes) {
@@ -89,36 +52,34 @@ VitStripedProfile build_vit_striped(const VitWordProfile& p, int lanes) {
     return s;
 }
 
-VitCpuScorer::VitCpuScorer(VitCpuVariant v, const VitWordProfile& p) : variant_(v) {
-    if (!vit_cpu_variant_available(v))
-        throw std::runtime_error(std::string("Viterbi CPU variant not available on this CPU: ") + info(v).name);
-    sp_ = build_vit_striped(p, info(v).lanes);
+VitCpuScorer::VitCpuScorer(const VitCpuVariant& v, const VitWordProfile& p) : variant_(v) {
+    require_supported(v);
+    sp_ = build_vit_striped(p, v.kernels.lanes);
     rows_.assign(3 * static_cast<size_t>(sp_.Q) * static_cast<size_t>(sp_.W), kWordNegInf);
 }
 
 uint32_t VitCpuScorer::score(std::span<const uint8_t> dsq) {
-    return info(variant_).fn(sp_.trans.data(), sp_.emit.data(), sp_.Q, rows_.data(), dsq.data(), dsq.size(),
-                             vit_ncj_move(dsq.size()));
+    return variant_.kernels.score(sp_.trans.data(), sp_.emit.data(), sp_.Q, rows_.data(), dsq.data(), dsq.size(),
+                                  vit_ncj_move(dsq.size()));
 }
 
 namespace {
 
 class VitCpuEngine final : public VitEngine {
 public:
-    VitCpuEngine(unsigned threads, VitCpuVariant v) : variant_(v) {
-        if (!vit_cpu_variant_available(v))
-            throw std::runtime_error(std::string("Viterbi CPU variant not available on this CPU: ") + info(v).name);
+    VitCpuEngine(unsigned threads, const VitCpuVariant& v) : variant_(v) {
+        require_supported(v);
         threads_ = threads ? threads : std::max(1u, std::thread::hardware_concurrency());
     }
-    std::string name() const override { return std::string("cpu-") + info(variant_).name; }
+    std::string name() const override { return std::string("cpu-") + cpu_isa_name(variant_.isa); }
     void load_targets(const SeqBatch& targets) override { targets_ = &targets; }
 
     void score(const VitWordProfile& profile, std::span<const uint32_t> which, std::span<uint32_t> out) override {
         if (out.size() < which.size()) throw std::invalid_argument("VitEngine::score: output span too short");
         if (which.empty()) return;
         if (!targets_) throw std::logic_error("VitEngine::score: no targets loaded");
-        const VariantInfo& vi = info(variant_);
-        const VitStripedProfile sp = build_vit_striped(profile, vi.lanes);
+        const VitCpuKernels& k = variant_.kernels;
+        const VitStripedProfile sp = build_vit_striped(profile, k.lanes);
         const size_t row_len = 3 * static_cast<size_t>(sp.Q) * static_cast<size_t>(sp.W);
         // Targets are handed out a few at a time; each result depends only on
         // its own target, so the schedule cannot change the output.
@@ -129,13 +90,13 @@ public:
             if (scratch_[id].size() < row_len) scratch_[id].resize(row_len);
         parallel_for_workers(which.size(), threads_, kChunk, [&](unsigned w, size_t j) {
             const auto dsq = targets_->seq(which[j]);
-            out[j] = vi.fn(sp.trans.data(), sp.emit.data(), sp.Q, scratch_[w].data(), dsq.data(), dsq.size(),
-                           vit_ncj_move(dsq.size()));
+            out[j] = k.score(sp.trans.data(), sp.emit.data(), sp.Q, scratch_[w].data(), dsq.data(), dsq.size(),
+                             vit_ncj_move(dsq.size()));
         });
     }
 
 private:
-    VitCpuVariant variant_;
+    VitCpuVariant variant_;  // a copy: the caller's need not outlive the engine
     unsigned threads_ = 1;
     const SeqBatch* targets_ = nullptr;
     std::vector<VitWords> scratch_;  // per worker, kept across calls
@@ -143,12 +104,12 @@ private:
 
 }  // namespace
 
-std::unique_ptr<VitEngine> make_vit_cpu_engine_variant(unsigned threads, VitCpuVariant v) {
+std::unique_ptr<VitEngine> make_vit_cpu_engine(unsigned threads, const VitCpuVariant& v) {
     return std::make_unique<VitCpuEngine>(threads, v);
 }
 
 std::unique_ptr<VitEngine> make_vit_cpu_engine(unsigned threads) {
-    return make_vit_cpu_engine_variant(threads, vit_cpu_best_variant());
+    return make_vit_cpu_engine(threads, choose_variant<vit_cpu_variants>());
 }
 
 }  // namespace warpdp

@@ -1,47 +1,39 @@
 // The optimized CPU Viterbi filter: striped int16 (Farrar) kernels, one per
-// instruction set (SSE2: 8 lanes, AVX2: 16 lanes), chosen at run time, and a
-// scorer object that owns the striped profile and the row scratch so tests
-// and benchmarks can force each variant by name. Results equal
-// vit_reference() bit for bit (tests/core/hmmer/vit/test_vit_cpu.cpp).
+// instruction set (SSE2: 8 lanes, AVX2: 16 lanes) in a table of variants
+// (core/base/simd_variants.hpp), a scorer object that owns the striped
+// profile and the row scratch so tests and benchmarks can force each variant
+// by name, and the engine's factories. Results equal vit_reference() bit for
+// bit (tests/core/hmmer/vit/test_vit_cpu.cpp).
 #pragma once
 
 #include <cstdint>
 #include <cstddef>
 #include <memory>
-#include <new>
 #include <span>
 #include <string>
 #include <vector>
 
+#include "core/base/aligned_alloc.hpp"
+#include "core/base/simd_variants.hpp"
 #include "core/hmmer/vit/vit_engine.hpp"
 #include "core/hmmer/vit/vit_profile.hpp"
 
 namespace warpdp {
 
-enum class VitCpuVariant { sse2, avx2 };
+using VitWords = std::vector<int16_t, AlignedAlloc<int16_t>>;
 
-// 64-byte aligned storage: a 32-byte AVX2 load from malloc's 16-byte
-// alignment would straddle a cache line every other time.
-template <class T>
-struct VitAlignedAlloc {
-    using value_type = T;
-    VitAlignedAlloc() = default;
-    template <class U>
-    VitAlignedAlloc(const VitAlignedAlloc<U>&) noexcept {}
-    T* allocate(size_t n) { return static_cast<T*>(::operator new(n * sizeof(T), std::align_val_t(64))); }
-    void deallocate(T* p, size_t) noexcept { ::operator delete(p, std::align_val_t(64)); }
-    template <class U>
-    bool operator==(const VitAlignedAlloc<U>&) const noexcept { return true; }
+// One entry of the table: the lane count its striped profile is built for
+// and its kernel (vit_cpu_kernels.hpp).
+struct VitCpuKernels {
+    int lanes;
+    uint32_t (*score)(const int16_t* trans, const int16_t* emit, int Q, int16_t* rows, const uint8_t* dsq,
+                      uint64_t L, int ncj);
 };
-using VitWords = std::vector<int16_t, VitAlignedAlloc<int16_t>>;
+using VitCpuVariant = SimdVariant<VitCpuKernels>;
 
-const char* vit_cpu_variant_name(VitCpuVariant v);
-// False when this CPU lacks the instruction set (or the build is not x86-64).
-bool vit_cpu_variant_available(VitCpuVariant v);
-// AVX2 when available, else SSE2.
-VitCpuVariant vit_cpu_best_variant();
-// Every variant this CPU can run, for tests and benchmarks.
-std::vector<VitCpuVariant> vit_cpu_available_variants();
+// Best first: vit_striped_avx2_i16, vit_striped_sse2_i16. Empty off x86-64,
+// where the engine's factories throw std::runtime_error.
+std::span<const VitCpuVariant> vit_cpu_variants();
 
 // The word profile rearranged for one variant's lane count: node k sits in
 // vector q = (k-1) % Q, lane z = (k-1) / Q; nodes past M are padding whose
@@ -57,7 +49,8 @@ VitStripedProfile build_vit_striped(const VitWordProfile& p, int lanes);
 // Not thread-safe: one scorer per thread.
 class VitCpuScorer {
 public:
-    VitCpuScorer(VitCpuVariant v, const VitWordProfile& p);
+    // Throws std::invalid_argument if this CPU lacks v's instruction set.
+    VitCpuScorer(const VitCpuVariant& v, const VitWordProfile& p);
     // Raw result as vit_reference(): xC + 32768, kVitOverflow or kVitNoPath.
     uint32_t score(std::span<const uint8_t> dsq);
 
@@ -67,8 +60,11 @@ private:
     VitWords rows_;
 };
 
-// The threaded engine with a forced variant (make_vit_cpu_engine picks the best).
-// threads = 0 means all cores. Results do not depend on the thread count.
-std::unique_ptr<VitEngine> make_vit_cpu_engine_variant(unsigned threads, VitCpuVariant v);
+// The threaded engine; threads = 0 means all cores. It runs
+// choose_variant<vit_cpu_variants>(), or `v` when given (tests, benchmarks;
+// one this CPU lacks throws std::invalid_argument). Results do not depend
+// on the thread count.
+std::unique_ptr<VitEngine> make_vit_cpu_engine(unsigned threads);
+std::unique_ptr<VitEngine> make_vit_cpu_engine(unsigned threads, const VitCpuVariant& v);
 
 }  // namespace warpdp

@@ -1,19 +1,21 @@
-// AVX2 instance of the striped Viterbi kernel: 16 int16 lanes. Only this file
-// is compiled for AVX2 (a target pragma placed after every include, so no
-// shared inline function is emitted with AVX2 code); it runs only after
-// __builtin_cpu_supports("avx2") said yes (vit_cpu.cpp).
-#include <cstdint>
+// AVX2 instance of the striped Viterbi kernel: 16 int16 lanes, in an AVX2
+// target region (core/base/simd_variants.hpp says why not -mavx2); entered
+// only when cpu_supports(CpuIsa::avx2) (vit_cpu.cpp).
+#include "core/hmmer/vit/vit_cpu_kernels.hpp"
 
 #if defined(__x86_64__)
 #include <immintrin.h>
 
+#include <cstddef>
+#include <cstdint>
+
 #include "core/hmmer/vit/vit_profile.hpp"
 
-#include "core/base/avx2_region_begin.hpp"
+#include "core/base/avx2_region_begin.hpp"  // (after every other include)
 
-#include "core/hmmer/vit/vit_cpu_kernel.hpp"  // (inside the region: the kernel template is compiled for AVX2 here)
+#include "core/hmmer/vit/vit_cpu_kernel_impl.hpp"  // (inside: its template is compiled for AVX2 here)
 
-namespace warpdp {
+namespace warpdp::vitk {
 namespace {
 
 struct Avx2 {
@@ -42,12 +44,12 @@ struct Avx2 {
 
 }  // namespace
 
-uint32_t vit_score_avx2(const int16_t* trans, const int16_t* emit, int Q, int16_t* rows, const uint8_t* dsq,
-                        uint64_t L, int ncj) {
-    return vit_kernel::score<Avx2>(trans, emit, Q, rows, dsq, L, ncj);
+uint32_t score_avx2(const int16_t* trans, const int16_t* emit, int Q, int16_t* rows, const uint8_t* dsq,
+                    uint64_t L, int ncj) {
+    return score<Avx2>(trans, emit, Q, rows, dsq, L, ncj);
 }
 
-}  // namespace warpdp
+}  // namespace warpdp::vitk
 
 #include "core/base/avx2_region_end.hpp"
-#endif
+#endif  // __x86_64__

@@ -1,13 +1,14 @@
 // SSE2 instance of the striped Viterbi kernel: 8 int16 lanes. _mm_adds_epi16
-// and _mm_max_epi16 are exactly the saturating int16 semantics of spec §6.2.
-#include <cstdint>
+// and _mm_max_epi16 are exactly the saturating int16 semantics of
+// docs/hmmer-filters.md §6.2.
+#include "core/hmmer/vit/vit_cpu_kernels.hpp"
 
 #if defined(__x86_64__)
 #include <emmintrin.h>
 
-#include "core/hmmer/vit/vit_cpu_kernel.hpp"
+#include "core/hmmer/vit/vit_cpu_kernel_impl.hpp"
 
-namespace warpdp {
+namespace warpdp::vitk {
 namespace {
 
 struct Sse2 {
@@ -31,10 +32,10 @@ struct Sse2 {
 
 }  // namespace
 
-uint32_t vit_score_sse2(const int16_t* trans, const int16_t* emit, int Q, int16_t* rows, const uint8_t* dsq,
-                        uint64_t L, int ncj) {
-    return vit_kernel::score<Sse2>(trans, emit, Q, rows, dsq, L, ncj);
+uint32_t score_sse2(const int16_t* trans, const int16_t* emit, int Q, int16_t* rows, const uint8_t* dsq,
+                    uint64_t L, int ncj) {
+    return score<Sse2>(trans, emit, Q, rows, dsq, L, ncj);
 }
 
-}  // namespace warpdp
-#endif
+}  // namespace warpdp::vitk
+#endif  // __x86_64__

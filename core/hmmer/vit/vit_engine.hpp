@@ -9,8 +9,8 @@
 #include <span>
 #include <string>
 
-#include "core/io/seq_batch.hpp"
 #include "core/hmmer/vit/vit_profile.hpp"
+#include "core/io/seq_batch.hpp"
 
 namespace warpdp {
 
@@ -27,6 +27,5 @@ public:
 };
 
 std::unique_ptr<VitEngine> make_vit_reference_engine();
-std::unique_ptr<VitEngine> make_vit_cpu_engine(unsigned threads);
 
 }  // namespace warpdp

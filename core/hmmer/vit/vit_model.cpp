@@ -1,6 +1,7 @@
-// Viterbi-stage model set-up and per-target decision, in HMMER's order of
-// float and double operations (vit_nats: §6.2's final conversion; then the
-// §8.1 bits and P-value), so values equal the ones hmmsearch compares.
+// Viterbi-stage model set-up and per-target decision, in HMMER's order of float
+// and double operations (vit_nats: the final conversion of
+// docs/hmmer-filters.md §6.2; then the bits and P-value of §8.1 there), so
+// values equal the ones hmmsearch compares.
 #include "core/hmmer/vit/vit_model.hpp"
 
 #include "core/hmmer/msv/msv_score.hpp"

@@ -1,6 +1,7 @@
 // Everything hmmsearch derives from one model for the Viterbi filter stage
 // (the word profile), and the host-side decision for one target: raw
-// engine result -> nats -> bits -> Gumbel P-value -> pass (spec §6.2, §8.1).
+// engine result -> nats -> bits -> Gumbel P-value -> pass
+// (docs/hmmer-filters.md §6.2, §8.1).
 // This is the only place that arithmetic is written.
 #pragma once
 

@@ -1,5 +1,5 @@
-// The Viterbi filter's 16-bit word profile (HMMER 3.3.2 impl_sse
-// "wordify", spec §6.1), shared by the scalar reference and the engines.
+// The Viterbi filter's 16-bit word profile (HMMER 3.3.2 impl_sse "wordify",
+// docs/hmmer-filters.md §6.1), shared by the scalar reference and the engines.
 // Scores are in 1/500 bits; -32768 plays -inf; arithmetic saturates.
 #pragma once
 
@@ -43,8 +43,9 @@ int16_t vit_word(float sc);
 // NCJmove(L): per-target N->B / J->B / C->T move in words.
 int16_t vit_ncj_move(uint64_t L);
 
-// Raw Viterbi-filter result -> nats (spec §6.2 final conversion): xC as the
-// raw value (0..65535 = xC + 32768), kVitOverflow -> +inf, kVitNoPath -> -inf.
+// Raw Viterbi-filter result -> nats (the final conversion of
+// docs/hmmer-filters.md §6.2): xC as the raw value (0..65535 = xC + 32768),
+// kVitOverflow -> +inf, kVitNoPath -> -inf.
 float vit_nats(uint32_t raw, uint64_t L);
 
 }  // namespace warpdp

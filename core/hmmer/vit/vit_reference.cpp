@@ -1,5 +1,5 @@
 // Scalar Viterbi-filter reference; one row at a time, plain int with explicit
-// int16 saturation so each step reads against the spec.
+// int16 saturation so each step reads against docs/hmmer-filters.md §6.2.
 #include "core/hmmer/vit/vit_reference.hpp"
 
 #include <algorithm>

@@ -1,9 +1,9 @@
 // Per-target exactness of the MSV and bias filter decisions against Debian's
-// /usr/bin/hmmsearch (spec §8.4 (a)): fresh targets every run (homologs from
-// hmmemit, mutated copies, homologs in random flanks, random sequences with
-// lowercase and B J Z O U X * residues), compared through the pipeline's
-// pass counts and the reported hit set, then one hmmsearch per target for
-// the targets nearest the threshold.
+// /usr/bin/hmmsearch (docs/hmmer-filters.md §8.4 (a)): fresh targets every run
+// (homologs from hmmemit, mutated copies, homologs in random flanks, random
+// sequences with lowercase and B J Z O U X * residues), compared through the
+// pipeline's pass counts and the reported hit set, then one hmmsearch per
+// target for the targets nearest the threshold.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -17,8 +17,8 @@
 
 #include "core/hmmer/background.hpp"
 #include "core/hmmer/bias/bias_filter.hpp"
-#include "core/hmmer/msv/msv_model.hpp"
 #include "core/hmmer/hmm_reader.hpp"
+#include "core/hmmer/msv/msv_model.hpp"
 #include "core/hmmer/msv/msv_profile.hpp"
 #include "core/hmmer/msv/msv_reference.hpp"
 #include "core/hmmer/msv/msv_score.hpp"

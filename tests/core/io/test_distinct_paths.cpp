@@ -4,8 +4,8 @@
 #include <filesystem>
 #include <fstream>
 
-#include "core/io/distinct_paths.hpp"
 #include "core/base/errors.hpp"
+#include "core/io/distinct_paths.hpp"
 #include "test_support.hpp"
 
 using namespace warpdp;

@@ -13,8 +13,8 @@
 
 #include <sys/stat.h>
 
-#include "core/io/async_output.hpp"
 #include "core/base/errors.hpp"
+#include "core/io/async_output.hpp"
 #include "core/io/output_file.hpp"
 #include "core/io/record_writer.hpp"
 #include "test_support.hpp"

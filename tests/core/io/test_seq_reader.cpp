@@ -1,7 +1,7 @@
-// SeqReader: FASTA/FASTQ semantics of hmmsearch (spec §2.2), compressed and
-// piped input, batch boundaries, and every malformed case with the file and
-// line it must name. Each read runs with prefetch on and off, and with FASTA
-// cut into blocks for three parsing threads; all must agree.
+// SeqReader: FASTA/FASTQ semantics of hmmsearch (docs/hmmer-filters.md §2.2),
+// compressed and piped input, batch boundaries, and every malformed case with
+// the file and line it must name. Each read runs with prefetch on and off, and
+// with FASTA cut into blocks for three parsing threads; all must agree.
 #include <doctest/doctest.h>
 
 #include <fcntl.h>

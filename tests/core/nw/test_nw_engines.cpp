@@ -1,16 +1,19 @@
 // gpu-nw-dist's engines against the matrix-and-traceback references, on fresh
 // random reads every run: the general forward form, the lane kernels of
-// every instruction set the CPU has, and the threaded engine.
+// every entry of the variant table (nw_cpu_variants) the CPU runs, and the
+// threaded engine on each of them.
 #include <doctest/doctest.h>
 
 #include <cmath>
 #include <cstring>
 #include <functional>
+#include <memory>
+#include <vector>
 
-#include "core/nw/nw_engine.hpp"
+#include "core/nw/nw_cpu.hpp"
 #include "core/nw/nw_forward.hpp"
-#include "core/nw/nw_lanes_dispatch.hpp"
 #include "core/nw/nw_reference.hpp"
+#include "simd_test_support.hpp"
 #include "test_support.hpp"
 
 using namespace warpdp;
@@ -101,7 +104,7 @@ TEST_CASE("forward forms equal the references on random reads (N, R, Y, U, '-', 
     }
 }
 
-TEST_CASE("the CPU engine equals the references for every lane build and thread count") {
+TEST_CASE("the CPU engine equals the references for every variant and thread count") {
     for (NwMetric metric : {NwMetric::ndist, NwMetric::seqdist}) {
         const std::string letters = metric == NwMetric::ndist ? (uniform(0, 1) ? "ACGTN" : "ACGTNRY-") : "ACGT";
         const NwReads reads = random_reads(letters, uniform(20, 45), uniform(1, 120));
@@ -114,8 +117,11 @@ TEST_CASE("the CPU engine equals the references for every lane build and thread 
             const auto a = reads.read(pairs[k].a), b = reads.read(pairs[k].b);
             want[k] = metric == NwMetric::ndist ? ndist_reference(a, b) : seqdist_reference(a, b, tran_dat());
         }
-        for (unsigned threads : {1u, 3u}) {
-            auto engine = make_nw_cpu_engine(threads);
+        std::vector<std::unique_ptr<NwEngine>> engines;
+        for (unsigned threads : {1u, 3u}) engines.push_back(make_nw_cpu_engine(threads));
+        for (const NwCpuVariant& v : test::runnable_variants(nw_cpu_variants()))
+            for (unsigned threads : {1u, 3u}) engines.push_back(make_nw_cpu_engine(threads, v));
+        for (auto& engine : engines) {
             engine->load(reads, coded);
             std::vector<double> got(pairs.size());
             engine->compute(pairs, got);
@@ -128,10 +134,10 @@ TEST_CASE("the CPU engine equals the references for every lane build and thread 
     }
 }
 
-TEST_CASE("baseline and AVX2 lane kernels agree with the general forward form") {
+TEST_CASE("every variant's lane kernels agree with the general forward form") {
     NwScratch s;
-    for (bool base : {true, false}) {
-        const auto k = nw_lanes::kernels(base);
+    for (const NwCpuVariant& v : test::runnable_variants(nw_cpu_variants())) {
+        const NwCpuKernels& k = v.kernels;
         for (int rep = 0; rep < 40; ++rep) {
             const std::string a = random_text("ACGTN", static_cast<size_t>(uniform(0, 90)));
             std::vector<std::string> bs(nw_lanes::kNdistLanes);
@@ -164,7 +170,7 @@ TEST_CASE("baseline and AVX2 lane kernels agree with the general forward form") 
                     const auto& x = bm[static_cast<size_t>(l)];
                     const double want = metric == NwMetric::ndist ? ndist_forward(a_m, x, s)
                                                                   : seqdist_forward(a_m, x, tran_dat(), s);
-                    INFO(k.isa << " " << nw_metric_name(metric) << " a=" << a_m << " b=" << x);
+                    INFO(v.name << " " << nw_metric_name(metric) << " a=" << a_m << " b=" << x);
                     CHECK(same(out[l], want));
                 }
             }

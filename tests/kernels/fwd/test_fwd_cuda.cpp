@@ -12,12 +12,12 @@
 #include <thread>
 #include <vector>
 
-#include "kernels/common/gpus.hpp"
 #include "core/hmmer/fwd/fwd_reference.hpp"
 #include "core/hmmer/profile.hpp"
-#include "fwd_test_support.hpp"
-#include "kernels/fwd/fwd_cuda.hpp"
 #include "cuda_test_support.hpp"
+#include "fwd_test_support.hpp"
+#include "kernels/common/gpus.hpp"
+#include "kernels/fwd/fwd_cuda.hpp"
 
 using namespace warpdp;
 using namespace warpdp::test;

@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "kernels/common/gpus.hpp"
 #include "core/base/errors.hpp"
 #include "core/hmmer/msv/msv_reference.hpp"
+#include "kernels/common/gpus.hpp"
 #include "kernels/msv/msv_cuda.hpp"
 #include "msv_cuda_test_support.hpp"
 

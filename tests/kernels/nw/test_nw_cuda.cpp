@@ -17,13 +17,13 @@
 #include <thread>
 #include <vector>
 
-#include "kernels/common/gpus.hpp"
 #include "core/base/errors.hpp"
-#include "core/nw/nw_engine.hpp"
+#include "core/nw/nw_cpu.hpp"
 #include "core/nw/nw_reference.hpp"
+#include "cuda_test_support.hpp"
+#include "kernels/common/gpus.hpp"
 #include "kernels/nw/nw_cuda.hpp"
 #include "test_support.hpp"
-#include "cuda_test_support.hpp"
 
 using namespace warpdp;
 using warpdp::test::require_gpu;

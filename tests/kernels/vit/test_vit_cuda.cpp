@@ -15,12 +15,12 @@
 #include <string>
 #include <vector>
 
-#include "kernels/common/gpus.hpp"
 #include "core/hmmer/hmm_reader.hpp"
 #include "core/hmmer/profile.hpp"
+#include "cuda_test_support.hpp"
+#include "kernels/common/gpus.hpp"
 #include "kernels/vit/vit_cuda.hpp"
 #include "vit_cuda_test_support.hpp"
-#include "cuda_test_support.hpp"
 
 using namespace warpdp;
 using namespace warpdp::test;

@@ -8,7 +8,7 @@
 
 #include <vector>
 
-#include "core/hmmer/fwd/fwd_engine.hpp"
+#include "core/hmmer/fwd/fwd_cpu.hpp"
 #include "core/hmmer/fwd/fwd_reference.hpp"
 #include "core/hmmer/fwd/fwd_split.hpp"
 #include "core/hmmer/hmm_reader.hpp"

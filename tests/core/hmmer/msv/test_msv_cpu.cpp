@@ -1,5 +1,5 @@
-// The CPU MSV engine against the scalar reference, exactly: every ISA variant
-// by name and each pass (SSV alone, full MSV alone, both), over model and
+// The CPU MSV engine against the scalar reference, exactly: every entry of
+// the variant table by name (msv_cpu_variants) and each pass (SSV alone, full MSV alone, both), over model and
 // target sizes chosen at vector-width boundaries, on fresh random profiles and
 // targets each run; then the threaded engine at several thread counts. Each
 // outcome class is counted so the comparisons cannot pass vacuously.
@@ -12,26 +12,20 @@
 #include "core/hmmer/msv/msv_cpu.hpp"
 #include "core/hmmer/msv/msv_reference.hpp"
 #include "msv_random.hpp"
+#include "simd_test_support.hpp"
 
 using namespace warpdp;
 using warpdp::test::uniform;
 
 namespace {
 
-std::vector<MsvIsa> vector_variants() {
-    std::vector<MsvIsa> v;
-    for (MsvIsa isa : {MsvIsa::sse2, MsvIsa::avx2}) {
-        if (msv_isa_available(isa)) v.push_back(isa);
-        else std::printf("# variant %s not available here: skipped\n", msv_isa_name(isa));
-    }
-    return v;
-}
+std::vector<MsvCpuVariant> variants() { return test::runnable_variants(msv_cpu_variants()); }
 
 struct Outcomes {
     int ssv_value = 0, ssv_floor = 0, ssv_overflow = 0, fallback_j = 0, fallback_127 = 0, full_overflow = 0;
     void add(const MsvByteProfile& p, size_t L, uint16_t ssv, uint16_t both, uint16_t full) {
         if (ssv == kMsvOverflow) ++ssv_overflow;
-        else if (ssv != kSsvNoResult) ++(ssv == full ? ssv_value : ssv_floor);  // floor: spec §5.3
+        else if (ssv != kSsvNoResult) ++(ssv == full ? ssv_value : ssv_floor);  // floor: docs/hmmer-filters.md §5.3
         else if (msv_tjb(L) + p.tbm + p.tec + p.bias >= 127) ++fallback_127;
         else ++fallback_j;
         if (ssv == kSsvNoResult && both == kMsvOverflow) ++full_overflow;
@@ -47,28 +41,28 @@ std::vector<size_t> swept_lengths() {
 }
 
 void check_all_variants(const MsvByteProfile& p, const std::vector<std::vector<uint8_t>>& seqs, Outcomes& seen) {
-    const auto variants = vector_variants();
+    const auto vs = variants();
     std::vector<MsvStripedProfile> sps;
-    for (MsvIsa isa : variants) sps.emplace_back(p, msv_isa_width(isa));
+    for (const MsvCpuVariant& v : vs) sps.emplace_back(p, v.kernels.width);
     MsvCpuScratch scratch;
     for (const auto& s : seqs) {
         const uint16_t ssv = ssv_reference(p, s), full = msv_full_reference(p, s), both = msv_reference(p, s);
         seen.add(p, s.size(), ssv, both, full);
-        for (size_t v = 0; v < variants.size(); ++v) {
-            CAPTURE(msv_isa_name(variants[v]));
+        for (size_t v = 0; v < vs.size(); ++v) {
+            CAPTURE(vs[v].name);
             CAPTURE(p.M);
             CAPTURE(s.size());
             CAPTURE(static_cast<int>(p.bias));
-            CHECK(msv_cpu_score_one(variants[v], p, sps[v], s, scratch, MsvPass::ssv) == ssv);
-            CHECK(msv_cpu_score_one(variants[v], p, sps[v], s, scratch, MsvPass::full) == full);
-            CHECK(msv_cpu_score_one(variants[v], p, sps[v], s, scratch, MsvPass::both) == both);
+            CHECK(msv_cpu_score_one(vs[v], p, sps[v], s, scratch, MsvPass::ssv) == ssv);
+            CHECK(msv_cpu_score_one(vs[v], p, sps[v], s, scratch, MsvPass::full) == full);
+            CHECK(msv_cpu_score_one(vs[v], p, sps[v], s, scratch, MsvPass::both) == both);
         }
     }
 }
 
 }  // namespace
 
-TEST_CASE("every vector variant equals the reference pass by pass, across model and target sizes") {
+TEST_CASE("every variant equals the reference pass by pass, across model and target sizes") {
     Outcomes seen;
     const int Ms[] = {1, 2, 15, 16, 17, 31, 32, 33, 47, 48, 49, 63, 64, 65, 95, 96, 97,
                       127, 128, 129, 255, 256, 257, 400, 511, 512, 513, 2100};
@@ -139,8 +133,8 @@ TEST_CASE("the threaded engine equals the reference for any thread count") {
         }
         std::vector<std::unique_ptr<MsvEngine>> engines;
         engines.push_back(make_msv_cpu_engine(0));
-        for (MsvIsa isa : vector_variants())
-            for (unsigned threads : {1u, 2u, 3u}) engines.push_back(make_msv_cpu_engine(threads, isa));
+        for (const MsvCpuVariant& v : variants())
+            for (unsigned threads : {1u, 2u, 3u}) engines.push_back(make_msv_cpu_engine(threads, v));
         for (auto& e : engines) {
             CAPTURE(e->name());
             CAPTURE(M);
@@ -190,12 +184,29 @@ TEST_CASE("misuse is reported, not undefined") {
     const MsvStripedProfile narrow(p, 16);
     MsvCpuScratch scratch;
     const std::vector<uint8_t> s = test::random_residues(10);
-    if (msv_isa_available(MsvIsa::avx2)) CHECK_THROWS_AS(msv_cpu_score_one_avx2(narrow, s, scratch), std::invalid_argument);
+    // Each variant refuses a profile built for another width.
+    for (const MsvCpuVariant& v : variants()) {
+        CAPTURE(v.name);
+        const MsvStripedProfile other(p, v.kernels.width == 16 ? 32 : 16);
+        CHECK_THROWS_AS(msv_cpu_score_one(v, p, other, s, scratch), std::invalid_argument);
+    }
+#if defined(__x86_64__)
+    const MsvCpuVariant& avx2 = variant_by_name(msv_cpu_variants(), "msv_striped_avx2_u8");
+    const MsvCpuVariant& sse2 = variant_by_name(msv_cpu_variants(), "msv_striped_sse2_u8");
+    if (cpu_supports(avx2.isa)) CHECK_THROWS_AS(msv_cpu_score_one(avx2, p, narrow, s, scratch), std::invalid_argument);
     const MsvStripedProfile wide(p, 32);
-    if (msv_isa_available(MsvIsa::sse2)) CHECK_THROWS_AS(msv_cpu_score_one_sse2(wide, s, scratch), std::invalid_argument);
+    if (cpu_supports(sse2.isa)) CHECK_THROWS_AS(msv_cpu_score_one(sse2, p, wide, s, scratch), std::invalid_argument);
+    // A variant this CPU lacks is refused, not run.
+    if (!cpu_supports(avx2.isa)) {
+        CHECK_THROWS_AS(msv_cpu_score_one(avx2, p, wide, s, scratch), std::invalid_argument);
+        CHECK_THROWS_AS(make_msv_cpu_engine(1, avx2), std::invalid_argument);
+    }
+#endif
+    CHECK_THROWS_AS(variant_by_name(msv_cpu_variants(), "msv_striped_avx512_u8"), std::invalid_argument);
     MsvByteProfile broken = p;
     broken.cost.pop_back();
     CHECK_THROWS_AS(MsvStripedProfile(broken, 16), std::invalid_argument);
-    CHECK(msv_isa_available(MsvIsa::scalar));
-    CHECK(msv_isa_available(msv_best_isa()));
+    CHECK(cpu_supports(CpuIsa::base));
+    CHECK(cpu_supports(choose_variant<msv_cpu_variants>().isa));
+    CHECK(&choose_variant<msv_cpu_variants>() == &best_supported(msv_cpu_variants()));
 }

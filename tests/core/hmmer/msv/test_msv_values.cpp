@@ -1,8 +1,8 @@
-// The MSV byte profile and byte filter against the float model they
-// quantise: the spec's typical tbm/tjb/bias values, exact agreement of the
-// byte recurrence with the float MSV run on the byte profile's own scores,
-// the SSV fast path's documented relation to the full MSV, and the nat
-// score within the rounding bound of the unquantised float MSV.
+// The MSV byte profile and byte filter against the float model they quantise:
+// the typical tbm/tjb/bias values of docs/hmmer-filters.md §5.1, exact
+// agreement of the byte recurrence with the float MSV run on the byte profile's
+// own scores, the SSV fast path's documented relation to the full MSV, and the
+// nat score within the rounding bound of the unquantised float MSV.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -56,7 +56,7 @@ std::vector<std::vector<uint8_t>> test_targets(const std::string& hmm_path) {
 
 }  // namespace
 
-TEST_CASE("byte profile constants: the spec's typical values") {
+TEST_CASE("byte profile constants: the typical values of docs/hmmer-filters.md §5.1") {
     const std::vector<std::pair<int, int>> tbm = {{10, 17}, {50, 31}, {86, 36}, {100, 37}, {149, 40},
                                                   {260, 45}, {500, 51}, {1000, 57}, {2000, 63}, {2405, 64}};
     for (auto [M, want] : tbm) {
@@ -181,8 +181,9 @@ TEST_CASE("profile: degenerate scores, non-residues, entry scores at full occupa
     auto code = [&](char c) { return static_cast<int>(abc.digitize(static_cast<unsigned char>(c))); };
     for (int k = 1; k <= p.M; ++k) {
         CAPTURE(k);
-        // O and U are K and C up to the float rounding of (s*f)/f: the spec's
-        // expected-score formula, not a copy, is what HMMER computes.
+        // O and U are K and C up to the float rounding of (s*f)/f: the
+        // expected-score formula of docs/hmmer-filters.md §2.3, not a copy, is
+        // what HMMER computes.
         CHECK(p.match_score(k, code('O')) == (0.0f + p.match_score(k, code('K')) * f[8]) / (0.0f + f[8]));
         CHECK(p.match_score(k, code('U')) == (0.0f + p.match_score(k, code('C')) * f[1]) / (0.0f + f[1]));
         CHECK(p.match_score(k, code('O')) == doctest::Approx(p.match_score(k, code('K'))).epsilon(1e-6));

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "core/hmmer/pipeline/candidate_stream.hpp"
 #include "core/base/errors.hpp"
+#include "core/hmmer/pipeline/candidate_stream.hpp"
 #include "core/io/record_writer.hpp"
 #include "test_support.hpp"
 

@@ -1,6 +1,6 @@
 // Viterbi-filter decisions against Debian's /usr/bin/hmmsearch.
-// (1) Viterbi alone (spec §8.4 (b)): on a copy of each model whose MSV mu is
-// 10^6 every target reaches the filter, so for F2 in {1e-3, 1e-2, 1e-4}
+// (1) Viterbi alone (docs/hmmer-filters.md §8.4 (b)): on a copy of each model
+// whose MSV mu is 10^6 every target reaches the filter, so for F2 in {1e-3, 1e-2, 1e-4}
 // hmmsearch's "Passed Vit filter" count must equal the number of targets
 // whose reference score -> bits (filtersc = null score, --nobias) -> P
 // (VMU, VLAMBDA) is <= F2, plus the MSV-overflow targets (their MSV P is
@@ -104,8 +104,8 @@ TEST_CASE("Viterbi filter decisions equal hmmsearch's (Viterbi alone, and the pi
                             << " reported, " << n_overflow << " VF overflows");
         }
 
-        // Per-target oracle (one hmmsearch per target, spec §8.3) for the
-        // targets nearest the F2 = 1e-3 Viterbi threshold.
+        // Per-target oracle (one hmmsearch per target, docs/hmmer-filters.md
+        // §8.3) for the targets nearest the F2 = 1e-3 Viterbi threshold.
         std::vector<std::pair<double, size_t>> near;
         for (size_t i = 0; i < targets.size(); ++i) {
             const auto& t = targets[i];

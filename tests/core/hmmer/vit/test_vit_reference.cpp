@@ -31,7 +31,8 @@ const float kNinf = -std::numeric_limits<float>::infinity();
 
 float tsc(const Profile& p, int k, int t) { return p.tsc[static_cast<size_t>(k)][static_cast<size_t>(t)]; }
 
-// The float Viterbi: same recurrence as spec §6.2 with float scores.
+// The float Viterbi: same recurrence as docs/hmmer-filters.md §6.2 with float
+// scores.
 float float_viterbi(const Profile& p, const std::vector<uint8_t>& x) {
     const int M = p.M;
     const float move = std::log(profile_pmove(x.size()));
@@ -202,7 +203,7 @@ TEST_CASE("hand-computed fixtures: M = 1, L = 1, and HMMER's saturation junk") {
     const Profile prof = build_profile(random_vit_hmm(1));
     const VitWordProfile wp = build_vit_profile(prof);
     const int ncj = vit_ncj_move(1);
-    CHECK(ncj == -208);  // spec §6.1
+    CHECK(ncj == -208);  // docs/hmmer-filters.md §6.1
     const int bm = wp.t(1, kVBM);
     for (int x = 0; x < 29; ++x) {
         CAPTURE(x);

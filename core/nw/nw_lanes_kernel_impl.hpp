@@ -1,50 +1,18 @@
 // The CPU engine's lane kernels: W pairs that share read A (rows) run side by
 // side, one pair per lane, so the compiler turns every lane loop into SIMD
 // instructions. Each B read is padded to the longest B of the group; padded
-// cells compute values nobody reads. Included by nw_lanes_base.cpp and
-// nw_lanes_avx2.cpp, which instantiate it per instruction set.
+// cells compute values nobody reads. Included only by nw_lanes_base.cpp and
+// nw_lanes_avx2.cpp (inside its AVX2 target region), which instantiate it
+// per instruction set; everything here is local to the including file (an
+// anonymous namespace), so the two copies never meet at link time.
 #pragma once
 
 #include <cstdint>
-#include <vector>
 
-#include "core/nw/nw_forward.hpp"
-
-// The vector helpers below are always inlined; GCC's note that passing a
-// 32-byte vector by value differs between the SSE2 and AVX2 ABIs is moot.
-#if defined(__GNUC__)  // GCC and clang
-#pragma GCC diagnostic ignored "-Wpsabi"
-#endif
+#include "core/nw/nw_lanes_kernels.hpp"
 
 namespace warpdp::nw_lanes {
-
-inline constexpr int kNdistLanes = 16;
-inline constexpr int kSeqdistLanes = 4;  // one AVX2 register of doubles: wider vectors get scalarised
-
-using I16 = int16_t __attribute__((vector_size(2 * kNdistLanes)));
-using U8 = uint8_t __attribute__((vector_size(kNdistLanes)));
-using F64 = double __attribute__((vector_size(8 * kSeqdistLanes)));
-using I64 = int64_t __attribute__((vector_size(8 * kSeqdistLanes)));
-
-// One group's B side, column-major: codes[(j - 1) * W + lane] for j = 1..max_lb.
-struct Group {
-    const uint8_t* a = nullptr;  // A's letter codes (metric-specific)
-    uint32_t la = 0;
-    uint32_t max_lb = 0;
-    const uint8_t* b = nullptr;  // W * max_lb codes
-    const uint32_t* lb = nullptr;  // W lengths
-};
-
-struct Scratch {
-    std::vector<I16> lanes;
-    std::vector<F64> f;
-    std::vector<I64> len;
-};
-
-// NDist fast path, in 16-bit lanes: reads without a literal '-' and
-// la + lb <= kNdistLaneMaxSum, where a gap column's kind is its move, keys
-// (12 per gap, 4 bits of code room) stay below 32,768 and the counts fit.
-inline constexpr uint32_t kNdistLaneMaxSum = 2730;
+namespace {
 
 [[gnu::always_inline]] inline I16 select16(I16 mask, I16 a, I16 b) { return (mask & a) | (~mask & b); }
 [[gnu::always_inline]] inline I16 vmin(I16 a, I16 b) { return select16(a < b, a, b); }
@@ -168,4 +136,5 @@ void seqdist(const Group& g, const SeqDistTable& t, Scratch& s, double* out) {
     for (int l = 0; l < W; ++l) out[l] = F[g.lb[l]][l] / static_cast<double>(L[g.lb[l]][l]);
 }
 
+}  // namespace
 }  // namespace warpdp::nw_lanes

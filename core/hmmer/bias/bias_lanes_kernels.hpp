@@ -1,9 +1,10 @@
-// The boundary between BiasFilter and its lane kernel, which runs the bias
+// The boundary between BiasFilter's variant table (bias_filter.cpp) and its
+// lane kernel (bias_lanes_avx2.cpp, x86-64 only), which runs the bias
 // filter's scaled Forward for eight targets at once (one per AVX2 lane), each
 // lane doing exactly the float and double operations of the scalar loop in
 // bias_filter.cpp, so the scores are the same bit for bit. Plain pointers
-// only: the kernel's translation unit is compiled for AVX2 and must share no
-// inline function with code that runs on older CPUs.
+// only: the kernel's file compiles what it defines for AVX2, so it shares no
+// inline code with the rest (core/base/simd_variants.hpp).
 #pragma once
 
 #include <cstddef>
@@ -21,13 +22,10 @@ struct Model {
 // The kernel looks the odds up in registers.
 constexpr int kMaxCodes = 32;
 
-// Whether the AVX2 kernel was compiled in (x86-64 only); call it only when
-// the CPU has AVX2 too.
-bool avx2_built() noexcept;
-
 // For each target i (seqs[i], lens[i] >= 1 residues, p1s[i] its length
 // model's p1): the log-scaled Forward sum of bias_filter.cpp's loop,
-// including its end term, in out[i].
+// including its end term, in out[i]. The _avx2 functions run only where
+// cpu_supports(CpuIsa::avx2), and m.Kp must be at most kMaxCodes.
 void forward_avx2(const Model& m, const uint8_t* const* seqs, const uint64_t* lens, const float* p1s, size_t n,
                   float* out);
 

@@ -1,9 +1,10 @@
-// The striped Viterbi-filter row loop (spec §6.2), written once as a
-// template over a tiny SIMD traits type S (lanes W, saturating add, max,
+// The striped Viterbi-filter row loop (docs/hmmer-filters.md §6.2), written
+// once as a template over a tiny SIMD traits type S (lanes W, saturating add, max,
 // shift-by-one-lane, any-greater, horizontal max) and instantiated by
-// vit_cpu_sse2.cpp and vit_cpu_avx2.cpp. Internal to those two files: every
-// function here is a template of S, so each instruction set gets its own
-// symbols and nothing compiled for AVX2 can leak into SSE2 code.
+// vit_cpu_sse2.cpp and vit_cpu_avx2.cpp (the AVX2 one inside its target
+// region). Internal to each of them (an anonymous namespace), so each
+// instruction set gets its own copy and nothing compiled for AVX2 can leak
+// into SSE2 code.
 //
 // D->D is an exact max-plus closure: a first in-segment pass, then wrapped
 // passes until no lane of the carried D candidate beats the stored value
@@ -16,7 +17,8 @@
 
 #include "core/hmmer/vit/vit_profile.hpp"
 
-namespace warpdp::vit_kernel {
+namespace warpdp::vitk {
+namespace {
 
 template <class S>
 uint32_t score(const int16_t* __restrict trans, const int16_t* __restrict emit, int Q, int16_t* __restrict rows,
@@ -85,4 +87,5 @@ uint32_t score(const int16_t* __restrict trans, const int16_t* __restrict emit, 
     return static_cast<uint32_t>(xC + 32768);
 }
 
-}  // namespace warpdp::vit_kernel
+}  // namespace
+}  // namespace warpdp::vitk
