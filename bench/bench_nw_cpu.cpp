@@ -26,29 +26,6 @@ using namespace warpdp;
 namespace {
 
 std::mt19937_64 gen(20260311);
-int irand(int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(gen); }
-
-NwReads bench_reads(int n, int length, bool with_n) {
-    const char* acgt = "ACGT";
-    std::string base(static_cast<size_t>(length), 'A');
-    for (auto& c : base) c = acgt[irand(0, 3)];
-    NwReads r;
-    for (int k = 0; k < n; ++k) {
-        std::string s = base;
-        for (int e = irand(0, 12); e > 0; --e) {
-            const size_t at = static_cast<size_t>(irand(0, static_cast<int>(s.size()) - 1));
-            switch (irand(0, 3)) {
-                case 0: s.insert(at, 1, s[at]); break;
-                case 1: s.erase(at, 1); break;
-                case 2: s[at] = acgt[irand(0, 3)]; break;
-                default: if (with_n) s[at] = 'N'; break;
-            }
-        }
-        r.add("r" + std::to_string(k), s);
-    }
-    return r;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -61,7 +38,7 @@ int main(int argc, char** argv) {
     std::printf("%-8s %-24s %8s %9s %8s\n", "metric", "engine", "pairs", "seconds", "GCUPS");
     int bad = 0;
     for (NwMetric metric : {NwMetric::ndist, NwMetric::seqdist}) {
-        const NwReads reads = bench_reads(n, length, metric == NwMetric::ndist);
+        const NwReads reads = bench::amplicon_reads(gen, n, length, metric == NwMetric::ndist);
         const NwCodedReads coded = code_nw_reads(reads, metric, tran_dat());
         std::vector<NwPair> pairs;
         for (uint32_t i = 0; i < reads.size(); ++i)

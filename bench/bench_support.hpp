@@ -1,7 +1,8 @@
 // Helpers shared by the benchmarks: the best-of-N timer (the machine is
 // shared; the best run is the least disturbed one), random protein targets
 // of typical lengths drawn from the benchmark's fixed-seed generator so every
-// run times the same data, and the GPU list of the GPU benchmarks.
+// run times the same data, 454-like amplicon reads for the NW benchmarks,
+// and the GPU list of the GPU benchmarks.
 #pragma once
 
 #include <algorithm>
@@ -13,6 +14,7 @@
 #include <vector>
 
 #include "core/io/seq_batch.hpp"
+#include "core/nw/nw_reads.hpp"
 #include "kernels/common/gpus.hpp"
 
 namespace warpdp::bench {
@@ -65,6 +67,30 @@ inline std::vector<int> bench_devices(const std::string& arg) {
         for (std::string t; std::getline(ss, t, ',');) devices.push_back(std::stoi(t));
     }
     return devices;
+}
+
+// n 454-like reads: copies of one random template of `length` with up to 12
+// homopolymer indels and substitutions each (and, with with_n, some N).
+inline NwReads amplicon_reads(std::mt19937_64& gen, int n, int length, bool with_n) {
+    const auto irand = [&gen](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(gen); };
+    const char* acgt = "ACGT";
+    std::string base(static_cast<size_t>(length), 'A');
+    for (auto& c : base) c = acgt[irand(0, 3)];
+    NwReads r;
+    for (int k = 0; k < n; ++k) {
+        std::string s = base;
+        for (int e = irand(0, 12); e > 0; --e) {
+            const size_t at = static_cast<size_t>(irand(0, static_cast<int>(s.size()) - 1));
+            switch (irand(0, 3)) {
+                case 0: s.insert(at, 1, s[at]); break;
+                case 1: s.erase(at, 1); break;
+                case 2: s[at] = acgt[irand(0, 3)]; break;
+                default: if (with_n) s[at] = 'N'; break;
+            }
+        }
+        r.add("r" + std::to_string(k), s);
+    }
+    return r;
 }
 
 }  // namespace warpdp::bench

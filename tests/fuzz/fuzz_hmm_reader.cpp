@@ -72,11 +72,7 @@ std::string read_all(const std::string& path, size_t size, bool run_profiles) {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const std::string plain = read_all(warpdp::fuzz::input_path(data, size), size, true);
-    if (!warpdp::fuzz::gzip_magic(data, size)) {
-        const unsigned h = size > 0 ? data[size / 2] : 0;
-        const std::string packed = warpdp::fuzz::compress({reinterpret_cast<const char*>(data), size},
-                                                          h * size / 255, static_cast<int>(h % 3) * 3, (h & 8) != 0);
-        warpdp::fuzz::require_equal(plain, read_all(warpdp::fuzz::input_path(packed), size, false));
-    }
+    if (const auto packed = warpdp::fuzz::compressed_input_path(data, size))
+        warpdp::fuzz::require_equal(plain, read_all(*packed, size, false));
     return 0;
 }

@@ -62,11 +62,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     opt.strict = size % 3 == 0;
     opt.max_length = 200;
     const std::string plain = read_all(path, opt, true);
-    if (!warpdp::fuzz::gzip_magic(data, size)) {
-        const unsigned h = size > 0 ? data[size / 2] : 0;
-        const std::string packed = warpdp::fuzz::compress({reinterpret_cast<const char*>(data), size},
-                                                          h * size / 255, static_cast<int>(h % 3) * 3, (h & 8) != 0);
-        warpdp::fuzz::require_equal(plain, read_all(warpdp::fuzz::input_path(packed), opt, false));
-    }
+    if (const auto packed = warpdp::fuzz::compressed_input_path(data, size))
+        warpdp::fuzz::require_equal(plain, read_all(*packed, opt, false));
     return 0;
 }

@@ -70,11 +70,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     warpdp::fuzz::require_equal(one, read_all(path, abc, opt));
     // The same text compressed, as gzip (ISA-L) or bgzip (htslib), in two
     // members cut somewhere inside: read exactly the same, errors included.
-    if (!warpdp::fuzz::gzip_magic(data, size)) {
-        const unsigned h = size > 0 ? data[size / 2] : 0;
-        const std::string packed = warpdp::fuzz::compress({reinterpret_cast<const char*>(data), size},
-                                                          h * size / 255, static_cast<int>(h % 3) * 3, (h & 8) != 0);
-        warpdp::fuzz::require_equal(one, read_all(warpdp::fuzz::input_path(packed), abc, opt));
-    }
+    if (const auto packed = warpdp::fuzz::compressed_input_path(data, size))
+        warpdp::fuzz::require_equal(one, read_all(*packed, abc, opt));
     return 0;
 }

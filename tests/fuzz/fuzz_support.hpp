@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -124,6 +125,17 @@ inline std::string compress(std::string_view data, size_t cut, int level, bool b
 // Replaces the memfd's contents (input_path()) with `bytes`.
 inline std::string input_path(const std::string& bytes) {
     return input_path(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size());
+}
+
+// The input compressed (compress(): the cut, level and format chosen from the
+// input's own bytes) and written over the memfd, so read the plain input
+// first; nullopt when the input already is gzip (compressing it again would
+// test nothing the plain reading did not).
+inline std::optional<std::string> compressed_input_path(const uint8_t* data, size_t size) {
+    if (gzip_magic(data, size)) return std::nullopt;
+    const unsigned h = size > 0 ? data[size / 2] : 0;
+    return input_path(compress({reinterpret_cast<const char*>(data), size}, h * size / 255,
+                               static_cast<int>(h % 3) * 3, (h & 8) != 0));
 }
 
 }  // namespace warpdp::fuzz
