@@ -114,14 +114,19 @@ int run(int argc, char** argv) {
     }
     settings.filters = own_dir() + "/gpu-viterbi";
     const StopSignalWatch watch;
+    int rc = 0;
     try {
-        return run_filtered_hmmsearch(command, settings, watch);
+        rc = run_filtered_hmmsearch(command, settings, watch);
     } catch (...) {
         // A call that a stop signal interrupted fails with EINTR: the stop is
         // what happened.
         watch.throw_if_stopped();
         throw;
     }
+    // A run asked to stop never reports success, even if the signal came
+    // after the last place that looks for it.
+    watch.throw_if_stopped();
+    return rc;
 }
 
 }  // namespace

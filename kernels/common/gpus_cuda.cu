@@ -1,6 +1,6 @@
-// The device facade of a CUDA build (core/device.hpp): which GPUs exist and
-// whether this binary has CUDA engines. Enumeration never throws, because
-// tools call it to decide whether to use a GPU at all.
+// The device facade of a CUDA build (kernels/common/gpus.hpp): which GPUs
+// exist and whether this binary has CUDA engines. Enumeration never throws,
+// because tools call it to decide whether to use a GPU at all.
 #include <cuda_runtime.h>
 
 #include "kernels/common/cuda_check.cuh"

@@ -31,9 +31,12 @@ extern "C" void note_signal(int sig) {
     errno = saved;
 }
 
-void install(int sig, int flags) {
+// A stop signal the parent ignores stays ignored (nohup); SIGCHLD never does
+// (over_ignored): ignored, the kernel reaps the children itself, so waitpid
+// finds none and nothing wakes the tool when a run ends.
+void install(int sig, int flags, bool over_ignored) {
     struct sigaction old {};
-    if (::sigaction(sig, nullptr, &old) != 0 || old.sa_handler == SIG_IGN) return;
+    if (::sigaction(sig, nullptr, &old) != 0 || (old.sa_handler == SIG_IGN && !over_ignored)) return;
     struct sigaction act {};
     act.sa_handler = note_signal;
     act.sa_flags = flags;
@@ -48,9 +51,9 @@ StopSignalWatch::StopSignalWatch() {
     if (::pipe2(g_wake, O_CLOEXEC | O_NONBLOCK) != 0)
         throw ResourceError(std::string("cannot make a pipe: ") + std::strerror(errno));
     g_stop = 0;
-    for (int sig : stop_signals()) install(sig, 0);
+    for (int sig : stop_signals()) install(sig, 0, false);
     // (restarted: a child's end must not interrupt the tool's own reads and writes)
-    install(SIGCHLD, SA_RESTART | SA_NOCLDSTOP);
+    install(SIGCHLD, SA_RESTART | SA_NOCLDSTOP, true);
 }
 
 StopSignalWatch::~StopSignalWatch() {

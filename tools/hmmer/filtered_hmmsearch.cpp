@@ -235,7 +235,9 @@ void Search::copy_models() {
     if (from == "-") {
         in.fd = ::fcntl(0, F_DUPFD_CLOEXEC, 0);
     } else {
-        // (a FIFO's open waits for its writer; a stop signal interrupts it)
+        // (a FIFO's open waits for its writer; a stop signal interrupts it,
+        // and one that came before the open is seen before it)
+        watch_.throw_if_stopped();
         while ((in.fd = ::open(from.c_str(), O_RDONLY | O_CLOEXEC)) < 0 && errno == EINTR) watch_.throw_if_stopped();
     }
     if (in.fd < 0) throw fail();

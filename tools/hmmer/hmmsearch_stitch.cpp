@@ -133,6 +133,16 @@ void stitch_table(const std::vector<std::string>& runs, const StitchedNames& nam
     }
 }
 
+namespace {
+// "cannot write PATH: why", the why from OutputFile's error without the path
+// it starts with.
+ResourceError cannot_write(const std::string& path, const ResourceError& e) {
+    std::string why = e.what();
+    if (why.rfind(path + ": ", 0) == 0) why.erase(0, path.size() + 2);
+    return ResourceError("cannot write " + path + ": " + why);
+}
+}  // namespace
+
 void deliver_stitched_outputs(const RunOutputs& runs, const StitchedNames& names) {
     struct Output {
         const std::string* path;
@@ -158,15 +168,15 @@ void deliver_stitched_outputs(const RunOutputs& runs, const StitchedNames& names
             o.stitch(*o.runs, names, *file);
             file->flush();
             files.emplace_back(&o, std::move(file));
-        } catch (const ResourceError&) {
-            throw ResourceError("cannot write " + *o.path);
+        } catch (const ResourceError& e) {
+            throw cannot_write(*o.path, e);
         }
     }
     for (auto& [o, file] : files) {
         try {
             file->commit();
-        } catch (const ResourceError&) {
-            throw ResourceError("cannot write " + *o->path);
+        } catch (const ResourceError& e) {
+            throw cannot_write(*o->path, e);
         }
     }
     for (const Output& o : outputs) {
@@ -175,8 +185,8 @@ void deliver_stitched_outputs(const RunOutputs& runs, const StitchedNames& names
             OutputFile file(*o.path);
             o.stitch(*o.runs, names, file);
             file.commit();
-        } catch (const ResourceError&) {
-            throw ResourceError("cannot write " + shown(*o.path));
+        } catch (const ResourceError& e) {
+            throw cannot_write(shown(*o.path), e);
         }
     }
 }
