@@ -9,6 +9,7 @@
 #   BENCH_DEVICES=0,1|all devices for the benchmark (default all)
 #   VIT_BENCH_RESIDUES=n, VIT_BENCH_MODELS=a,b,c   the same for bench_vit_gpu (2e8; 86,260,1142)
 #   NW_BENCH_READS=n, NW_BENCH_LENGTH=l   reads and read length for bench_nw_gpu (2000; 400)
+#   NUS_BENCH_LENGTHS=a,b, NUS_BENCH_BATCHES=NxL,...   bench_nussinov_gpu (10000,26000,37000,100000; 100000x200,100000x1000)
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 logs=${OUT:-$PWD/gpu-check-logs}
@@ -66,6 +67,8 @@ run_bench "$(dirname "$bench")/bench_fwd" "${FWD_BENCH_MRESIDUES:-10}" 3 "${BENC
 run_bench "$(dirname "$bench")/bench_nw_gpu" "${NW_BENCH_READS:-2000}" "${NW_BENCH_LENGTH:-400}" "${BENCH_DEVICES:-all}" 150
 # The MSV decisions' bias filter on the host: the scalar loop against the AVX2 lanes.
 run_bench "$(dirname "$bench")/bench_bias" 20000 3
+# gpu-nussinov: long mode (one sequence each) and batch mode, checked against the CPU engine on a small case.
+run_bench "$(dirname "$bench")/bench_nussinov_gpu" "${NUS_BENCH_LENGTHS:-10000,26000,37000,100000}" "${NUS_BENCH_BATCHES:-100000x200,100000x1000}" "${BENCH_DEVICE:-0}"
 
 echo
 echo "== gpu-check summary =="
@@ -75,4 +78,5 @@ printf '%s\n' "${summary[@]}"
 [[ -f $logs/bench_fwd.log ]] && sed -n '/^#/,$p' "$logs/bench_fwd.log"
 [[ -f $logs/bench_nw_gpu.log ]] && sed -n '/^metric /,$p' "$logs/bench_nw_gpu.log" && grep -E "MISMATCH" "$logs/bench_nw_gpu.log" | head -8
 [[ -f $logs/bench_bias.log ]] && cat "$logs/bench_bias.log"
+[[ -f $logs/bench_nussinov_gpu.log ]] && sed -n '/^check:/p;/^mode /,$p' "$logs/bench_nussinov_gpu.log" && grep -E "MISMATCH" "$logs/bench_nussinov_gpu.log" | head -8
 exit $status

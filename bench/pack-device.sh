@@ -12,7 +12,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 dest=$root/.carry/device
 rm -rf "$dest"; mkdir -p "$dest/bin" "$dest/lib" "$dest/models"
 ex=/usr/share/doc/hmmer/examples
-for f in gpu-msv gpu-viterbi gpu-hmmsearch gpu-nw-dist make_protein_db; do cp "$build/$f" "$dest/bin/"; done
+for f in gpu-msv gpu-viterbi gpu-hmmsearch gpu-nw-dist gpu-nussinov make_protein_db; do cp "$build/$f" "$dest/bin/"; done
 # Only tests that need no HMMER example files (the GPU machine has none).
 for f in "$build"/bench_* "$build"/tests/test_*cuda* "$build"/tests/test_msv_cpu; do [ -x "$f" ] && cp "$f" "$dest/bin/"; done
 cp /usr/bin/hmmsearch /usr/bin/hmmemit "$dest/bin/"

@@ -64,6 +64,16 @@ const Alphabet& Alphabet::rna() {
     return a;
 }
 
+const Alphabet& Alphabet::rna_acgu() {
+    static const Alphabet a = [] {
+        Alphabet x = rna();
+        for (auto& code : x.inmap_)
+            if (code >= x.K_) code = kIllegal;
+        return x;
+    }();
+    return a;
+}
+
 const Alphabet& Alphabet::of(AlphabetKind kind) {
     switch (kind) {
         case AlphabetKind::amino: return amino();

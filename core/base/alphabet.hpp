@@ -23,6 +23,9 @@ public:
     static const Alphabet& amino();
     static const Alphabet& dna();
     static const Alphabet& rna();
+    // RNA with only A, C, G, U and T (read as U) legal, any case: every
+    // other byte the RNA alphabet accepts is illegal here (gpu-nussinov --strict).
+    static const Alphabet& rna_acgu();
     static const Alphabet& of(AlphabetKind kind);
 
     AlphabetKind kind() const noexcept { return kind_; }

@@ -1,0 +1,615 @@
+// The CUDA engine of gpu-nussinov: sequences of length 0 and 1 answered on
+// the host, short ones (default: up to kBatchMaxLength) folded by the batch
+// kernels, many per launch, with the structure traced on the GPU; long ones
+// one at a time by the tiled wavefront (nussinov_kernels.cuh), the table
+// copied back for the shared host traceback (nussinov_traceback.hpp) when
+// structures are asked. Short sequences are cut into contiguous shares of
+// equal work between the devices, each long one goes to the least loaded
+// device; one host thread per device. Every device's memory is planned
+// before its first launch: a long sequence whose tables do not fit gets a
+// ResourceError naming the longest length that card can fold. The kernels
+// compute exact integers in an order-free max, so results never depend on
+// the device, the split or the launch shape.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <chrono>
+#include <climits>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+#include <exception>
+#include <numeric>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "core/base/errors.hpp"
+#include "core/nussinov/nussinov_traceback.hpp"
+#include "kernels/common/cuda_check.cuh"
+#include "kernels/nussinov/nussinov_cuda.hpp"
+#include "kernels/nussinov/nussinov_kernels.cuh"
+
+namespace warpdp {
+namespace {
+
+using namespace warpdp::cuda;
+
+enum class Shape { batch_smem, batch_global, tiles };
+
+template <class Pack>
+struct NusKernels {
+    using Cell = typename Pack::Cell;
+    void (*batch_smem)(NusBatchParams<Cell>);
+    void (*batch_global)(NusBatchParams<Cell>);
+    void (*diag)(NusLongParams<Cell>);
+    void (*product)(NusLongParams<Cell>);
+    void (*finish)(NusLongParams<Cell>);
+};
+
+// The kernel instances of each cell width.
+const NusKernels<NusPack16> kKernels16 = {nus_batch_kernel<NusPack16, true>, nus_batch_kernel<NusPack16, false>,
+                                          nus_diag_kernel<NusPack16>, nus_product_kernel<NusPack16>,
+                                          nus_finish_kernel<NusPack16>};
+const NusKernels<NusPack32> kKernels32 = {nus_batch_kernel<NusPack32, true>, nus_batch_kernel<NusPack32, false>,
+                                          nus_diag_kernel<NusPack32>, nus_product_kernel<NusPack32>,
+                                          nus_finish_kernel<NusPack32>};
+template <class Pack>
+const NusKernels<Pack>& kernels() {
+    if constexpr (sizeof(typename Pack::Cell) == 2) return kKernels16;
+    else return kKernels32;
+}
+
+struct NusVariant {
+    const char* name;
+    Shape shape;
+    bool wide;  // 32-bit cells
+};
+
+// The one table of instances; stats list the used ones in this order.
+const NusVariant kVariants[] = {
+    {"batch16_smem", Shape::batch_smem, false}, {"batch16_global", Shape::batch_global, false},
+    {"batch32_smem", Shape::batch_smem, true},  {"batch32_global", Shape::batch_global, true},
+    {"long16", Shape::tiles, false},            {"long32", Shape::tiles, true},
+};
+constexpr int kNumVariants = static_cast<int>(sizeof(kVariants) / sizeof(kVariants[0]));
+
+// Longer sequences take the tiled wavefront: a block per short sequence
+// leaves a long one's O(n^3) work to one multiprocessor.
+constexpr uint32_t kBatchMaxLength = 1024;
+// Left free on a device beyond the plan: the context, the kernels' stacks.
+constexpr uint64_t kDeviceReserve = uint64_t{512} << 20;
+constexpr uint32_t kCodeAlign = 16;
+
+int variant_index(Shape s, bool wide) {
+    for (int v = 0; v < kNumVariants; ++v)
+        if (kVariants[v].shape == s && kVariants[v].wide == wide) return v;
+    throw InternalError("no gpu-nussinov CUDA variant for that shape");
+}
+
+// The largest score any interval of n bases can reach.
+uint64_t score_bound(uint64_t n, int max_w) { return static_cast<uint64_t>(max_w) * (n / 2); }
+bool needs_wide(uint64_t n, int max_w) { return score_bound(n, max_w) > 0xffffu; }
+
+uint64_t batch_table_bytes(uint32_t len, bool wide) {
+    const uint64_t cells = (nus_batch_table_cells(len) + 7) / 8 * 8;
+    return cells * (wide ? 4 : 2);
+}
+
+// K-split of the product on diagonal d: enough blocks to fill the device
+// while whole-tile ranges remain.
+int product_splits(int nb, int d, int sms) {
+    if (d < 2) return 0;
+    const int tiles = nb - d, target = 4 * std::max(sms, 1);
+    return std::clamp((target + tiles - 1) / tiles, 1, d - 1);
+}
+
+struct LongPlan {
+    int nb = 0;
+    uint64_t tiles = 0;          // nb (nb + 1) / 2
+    uint64_t table_bytes = 0;    // U + V
+    uint64_t partial_tiles = 0;  // the largest splits * tiles of one diagonal
+    uint64_t bytes = 0;          // all device memory of one sequence
+};
+
+LongPlan plan_long(uint64_t n, bool wide, int sms) {
+    LongPlan p;
+    p.nb = static_cast<int>((n + kNusTile - 1) / kNusTile);
+    p.tiles = static_cast<uint64_t>(p.nb) * (p.nb + 1) / 2;
+    const uint64_t tile_cells = uint64_t{kNusTile} * kNusTile;
+    p.table_bytes = 2 * p.tiles * tile_cells * (wide ? 4 : 2);
+    for (int d = 2; d < p.nb; ++d)
+        p.partial_tiles = std::max<uint64_t>(p.partial_tiles, uint64_t(product_splits(p.nb, d, sms)) * (p.nb - d));
+    p.bytes = p.table_bytes + p.partial_tiles * tile_cells * 4 + uint64_t(p.nb) * kNusTile;
+    return p;
+}
+
+// The longest n whose plan fits `bytes` (cell width by n and max_w).
+uint64_t longest_fitting(uint64_t bytes, int max_w, int sms) {
+    uint64_t lo = 0, hi = uint64_t{1} << 24;  // 16M bases: 10^14 bytes of table
+    while (lo < hi) {
+        const uint64_t mid = (lo + hi + 1) / 2;
+        const bool fit = score_bound(mid, max_w) <= static_cast<uint64_t>(INT32_MAX) &&
+                         plan_long(mid, needs_wide(mid, max_w), sms).bytes <= bytes;
+        if (fit) lo = mid;
+        else hi = mid - 1;
+    }
+    return lo;
+}
+
+std::string gib(uint64_t bytes) {
+    char s[32];
+    std::snprintf(s, sizeof s, "%.1f GiB", static_cast<double>(bytes) / double(uint64_t{1} << 30));
+    return s;
+}
+
+NusRules make_rules(const NussinovParams& p) {
+    NusRules r;
+    r.min_loop = p.min_loop;
+    for (int a = 0; a < 5; ++a)
+        for (int b = 0; b < 5; ++b) r.w[a * 5 + b] = p.weight(static_cast<uint8_t>(a), static_cast<uint8_t>(b));
+    return r;
+}
+
+struct Slot {
+    int device = 0;
+    cudaDeviceProp prop{};
+    std::unique_ptr<Stream> stream;
+    std::unique_ptr<Event> ev_start, ev_end;
+    // Kept between calls, grown only.
+    DeviceBuffer<uint8_t> codes;
+    DeviceBuffer<uint64_t> off, out_off;
+    DeviceBuffer<uint32_t> len;
+    DeviceBuffer<int32_t> score, stack;
+    DeviceBuffer<char> structure;
+    DeviceBuffer<uint8_t> scratch;  // batch tables (global instances) or long tables
+    DeviceBuffer<int32_t> partial;
+    // Per fold() call.
+    std::vector<uint32_t> batch;  // sequence indices
+    std::vector<uint32_t> longs;
+    double kernel_ms = 0, device_ms = 0, traceback_ms = 0;
+    uint64_t launches = 0;
+    bool used[kNumVariants] = {};
+};
+
+struct Job {
+    std::span<const std::span<const uint8_t>> seqs;
+    const NussinovParams* params;
+    NusRules rules;
+    int max_w = 0;
+    bool with_structure = false;
+    std::span<NussinovFold> out;
+    const std::vector<int8_t>* variant;  // per sequence: index into kVariants, -1: host
+};
+
+class CudaNussinovEngine final : public NussinovCudaEngine {
+public:
+    explicit CudaNussinovEngine(const std::vector<int>& devices) {
+        const auto props = open_devices(devices, "gpu-nussinov");
+        for (size_t k = 0; k < devices.size(); ++k) {
+            DeviceGuard guard(devices[k]);
+            auto s = std::make_unique<Slot>();
+            s->device = devices[k];
+            s->prop = props[k];
+            s->stream = std::make_unique<Stream>();
+            s->ev_start = std::make_unique<Event>();
+            s->ev_end = std::make_unique<Event>();
+            slots_.push_back(std::move(s));
+        }
+    }
+
+    std::string name() const override { return "cuda-x" + std::to_string(slots_.size()); }
+    NussinovCudaStats last_stats() const override { return stats_; }
+    void force_variant(const std::string& name) override {
+        if (name.empty()) {
+            forced_ = -1;
+            return;
+        }
+        for (int v = 0; v < kNumVariants; ++v)
+            if (name == kVariants[v].name) {
+                forced_ = v;
+                return;
+            }
+        throw UsageError("no gpu-nussinov CUDA kernel named \"" + name + "\"");
+    }
+
+    void fold(std::span<const std::span<const uint8_t>> seqs, const NussinovParams& p, bool with_structure,
+              std::span<NussinovFold> out) override;
+
+private:
+    int choose(uint64_t n, int max_w, size_t smem_optin) const;
+    void run_slot(Slot& s, const Job& job);
+    template <class Pack>
+    void run_batch(Slot& s, const Job& job, std::span<const uint32_t> items, bool shared);
+    template <class Pack>
+    void run_long(Slot& s, const Job& job, uint32_t k);
+
+    std::vector<std::unique_ptr<Slot>> slots_;
+    NussinovCudaStats stats_;
+    int forced_ = -1;
+};
+
+int CudaNussinovEngine::choose(uint64_t n, int max_w, size_t smem_optin) const {
+    const bool wide = needs_wide(n, max_w);
+    if (forced_ >= 0) {
+        const NusVariant& v = kVariants[forced_];
+        if (wide && !v.wide)
+            throw UsageError(std::string("gpu-nussinov CUDA kernel ") + v.name + ": a sequence of " + std::to_string(n) +
+                             " bases may score " + std::to_string(score_bound(n, max_w)) + ", beyond 16-bit cells");
+        if (v.shape == Shape::batch_smem && batch_table_bytes(static_cast<uint32_t>(std::min<uint64_t>(n, UINT32_MAX)), v.wide) > smem_optin)
+            throw UsageError(std::string("gpu-nussinov CUDA kernel ") + v.name + ": the tables of a sequence of " +
+                             std::to_string(n) + " bases exceed shared memory");
+        if (v.shape != Shape::tiles && n > (uint64_t{1} << 20))
+            throw UsageError(std::string("gpu-nussinov CUDA kernel ") + v.name + ": " + std::to_string(n) +
+                             " bases is too long for the batch kernels");
+        return forced_;
+    }
+    if (n > kBatchMaxLength) return variant_index(Shape::tiles, wide);
+    // Shared tables only where two blocks fit a multiprocessor.
+    const bool smem = batch_table_bytes(static_cast<uint32_t>(n), wide) * 2 <= smem_optin;
+    return variant_index(smem ? Shape::batch_smem : Shape::batch_global, wide);
+}
+
+void CudaNussinovEngine::fold(std::span<const std::span<const uint8_t>> seqs, const NussinovParams& p, bool with_structure,
+                              std::span<NussinovFold> out) {
+    if (out.size() != seqs.size())
+        throw InternalError("fold(): " + std::to_string(out.size()) + " outputs for " + std::to_string(seqs.size()) +
+                            " sequences");
+    if (p.min_loop < 0 || p.w_gc < 0 || p.w_au < 0 || p.w_gu < 0)
+        throw UsageError("gpu-nussinov: min_loop and the pair weights must be >= 0");
+    const int max_w = std::max({p.w_gc, p.w_au, p.gu ? p.w_gu : 0});
+    size_t smem_optin = SIZE_MAX;
+    for (const auto& s : slots_) smem_optin = std::min<size_t>(smem_optin, s->prop.sharedMemPerBlockOptin);
+
+    std::vector<int8_t> variant(seqs.size(), -1);
+    stats_ = NussinovCudaStats{};
+    for (size_t k = 0; k < seqs.size(); ++k) {
+        for (uint8_t c : seqs[k])
+            if (c > kRnaOther) throw InternalError("fold(): base code " + std::to_string(c) + " out of range");
+        const uint64_t n = seqs[k].size();
+        if (n < 2) {
+            out[k] = NussinovFold{};
+            if (with_structure) out[k].structure.assign(n, '.');
+            ++stats_.host_sequences;
+            continue;
+        }
+        if (score_bound(n, max_w) > static_cast<uint64_t>(INT32_MAX))
+            throw ResourceError("gpu-nussinov CUDA engine: a sequence of " + std::to_string(n) + " bases with pair weight " +
+                                std::to_string(max_w) + " may score beyond 2^31 - 1");
+        variant[k] = static_cast<int8_t>(choose(n, max_w, smem_optin));
+        stats_.cells += n * (n + 1) / 2;
+        stats_.steps += (n * n * n - n) / 6;
+    }
+
+    // Work shares: short sequences by length, longest first, cut into
+    // contiguous shares of equal steps; long ones longest first, each to the
+    // slot with the least work so far.
+    const size_t ns = slots_.size();
+    std::vector<uint32_t> batch, longs;
+    for (uint32_t k = 0; k < seqs.size(); ++k) {
+        if (variant[k] < 0) continue;
+        (kVariants[variant[k]].shape == Shape::tiles ? longs : batch).push_back(k);
+    }
+    auto by_length = [&](uint32_t x, uint32_t y) {
+        return seqs[x].size() != seqs[y].size() ? seqs[x].size() > seqs[y].size() : x < y;
+    };
+    std::sort(batch.begin(), batch.end(), by_length);
+    std::sort(longs.begin(), longs.end(), by_length);
+    auto steps = [&](uint32_t k) { const double n = double(seqs[k].size()); return n * n * n / 6 + 1; };
+    std::vector<double> load(ns, 0);
+    for (auto& s : slots_) s->batch.clear(), s->longs.clear();
+    double batch_total = 0;
+    for (uint32_t k : batch) batch_total += steps(k);
+    {
+        double acc = 0;
+        size_t d = 0;
+        for (uint32_t k : batch) {
+            while (d + 1 < ns && acc >= batch_total * double(d + 1) / double(ns)) ++d;
+            slots_[d]->batch.push_back(k);
+            acc += steps(k);
+        }
+        for (size_t x = 0; x < ns; ++x)
+            for (uint32_t k : slots_[x]->batch) load[x] += steps(k);
+    }
+    for (uint32_t k : longs) {
+        const size_t d = static_cast<size_t>(std::min_element(load.begin(), load.end()) - load.begin());
+        slots_[d]->longs.push_back(k);
+        load[d] += steps(k);
+    }
+
+    Job job{seqs, &p, make_rules(p), max_w, with_structure, out, &variant};
+    std::vector<std::exception_ptr> failure(ns);
+    {
+        std::vector<std::jthread> workers;
+        for (size_t d = 0; d < ns; ++d) {
+            if (slots_[d]->batch.empty() && slots_[d]->longs.empty()) continue;
+            workers.emplace_back([&, d] {
+                try {
+                    run_slot(*slots_[d], job);
+                } catch (...) {
+                    failure[d] = std::current_exception();
+                }
+            });
+        }
+    }
+    for (auto& f : failure)
+        if (f) std::rethrow_exception(f);
+
+    bool used[kNumVariants] = {};
+    for (auto& s : slots_) {
+        if (s->batch.empty() && s->longs.empty()) continue;
+        stats_.kernel_ms = std::max(stats_.kernel_ms, s->kernel_ms);
+        stats_.device_ms = std::max(stats_.device_ms, s->device_ms);
+        stats_.traceback_ms += s->traceback_ms;
+        stats_.launches += s->launches;
+        stats_.batch_sequences += s->batch.size();
+        stats_.long_sequences += s->longs.size();
+        for (int v = 0; v < kNumVariants; ++v) used[v] = used[v] || s->used[v];
+    }
+    for (int v = 0; v < kNumVariants; ++v)
+        if (used[v]) stats_.variant += (stats_.variant.empty() ? "" : "+") + std::string(kVariants[v].name);
+}
+
+void CudaNussinovEngine::run_slot(Slot& s, const Job& job) {
+    const auto t0 = std::chrono::steady_clock::now();
+    DeviceGuard guard(s.device);
+    s.kernel_ms = s.traceback_ms = 0;
+    s.launches = 0;
+    std::fill(std::begin(s.used), std::end(s.used), false);
+    // Memory first: every long sequence of this share must fit before any runs.
+    if (!s.longs.empty()) {
+        size_t free_bytes = 0, total_bytes = 0;
+        WARPDP_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+        const uint64_t held = s.scratch.size() + s.partial.size() * sizeof(int32_t);  // reused below
+        const uint64_t avail = free_bytes + held > kDeviceReserve ? free_bytes + held - kDeviceReserve : 0;
+        for (uint32_t k : s.longs) {
+            const uint64_t n = job.seqs[k].size();
+            const LongPlan plan = plan_long(n, kVariants[(*job.variant)[k]].wide, s.prop.multiProcessorCount);
+            if (plan.bytes > avail)
+                throw ResourceError("gpu-nussinov: a sequence of " + std::to_string(n) + " bases needs " + gib(plan.bytes) +
+                                    " on GPU " + std::to_string(s.device) + " (" + s.prop.name + ", " + gib(avail) +
+                                    " usable); the longest this card can fold is " +
+                                    std::to_string(longest_fitting(avail, job.max_w, s.prop.multiProcessorCount)) +
+                                    " bases");
+        }
+    }
+    // Batch sequences grouped by instance, each group one launch.
+    for (int v = 0; v < kNumVariants; ++v) {
+        if (kVariants[v].shape == Shape::tiles) continue;
+        std::vector<uint32_t> items;
+        for (uint32_t k : s.batch)
+            if ((*job.variant)[k] == v) items.push_back(k);
+        if (items.empty()) continue;
+        s.used[v] = true;
+        const bool shared = kVariants[v].shape == Shape::batch_smem;
+        if (kVariants[v].wide) run_batch<NusPack32>(s, job, items, shared);
+        else run_batch<NusPack16>(s, job, items, shared);
+    }
+    for (uint32_t k : s.longs) {
+        const int v = (*job.variant)[k];
+        s.used[v] = true;
+        if (kVariants[v].wide) run_long<NusPack32>(s, job, k);
+        else run_long<NusPack16>(s, job, k);
+    }
+    s.device_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
+template <class Pack>
+void CudaNussinovEngine::run_batch(Slot& s, const Job& job, std::span<const uint32_t> items, bool shared) {
+    using Cell = typename Pack::Cell;
+    cudaStream_t st = s.stream->get();
+    const auto& K = kernels<Pack>();
+    auto kernel = shared ? K.batch_smem : K.batch_global;
+    const size_t count = items.size();
+    uint32_t max_len = 0;
+    uint64_t code_bytes = 0, out_bytes = 0;
+    std::vector<uint64_t> off(count), out_off(count);
+    std::vector<uint32_t> len(count);
+    for (size_t q = 0; q < count; ++q) {
+        len[q] = static_cast<uint32_t>(job.seqs[items[q]].size());
+        max_len = std::max(max_len, len[q]);
+        off[q] = code_bytes;
+        out_off[q] = out_bytes;
+        code_bytes += (len[q] + kCodeAlign - 1) / kCodeAlign * kCodeAlign;
+        out_bytes += len[q];
+    }
+    std::vector<uint8_t> codes(code_bytes, 0);
+    for (size_t q = 0; q < count; ++q) std::memcpy(codes.data() + off[q], job.seqs[items[q]].data(), len[q]);
+
+    // Grid: as many blocks as fit the device at once, no more than sequences.
+    const uint64_t table_cells = (nus_batch_table_cells(max_len) + 7) / 8 * 8;
+    const size_t smem = shared ? table_cells * sizeof(Cell) : 0;
+    if (shared) {
+        if (smem > s.prop.sharedMemPerBlockOptin)
+            throw UsageError("gpu-nussinov: the batch tables of " + std::to_string(max_len) + " bases exceed shared memory");
+        WARPDP_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
+    }
+    int per_sm = 0;
+    WARPDP_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kNusBatchThreads, smem));
+    uint64_t blocks = std::min<uint64_t>(count, uint64_t(std::max(per_sm, 1)) * s.prop.multiProcessorCount);
+    const uint64_t stack_words = job.with_structure ? 2 * (uint64_t{max_len} + 2) : 0;
+    // Memory plan: the global tables take what the other buffers leave, up to half of what is free.
+    size_t free_bytes = 0, total_bytes = 0;
+    WARPDP_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+    const uint64_t fixed = code_bytes + count * (2 * sizeof(uint64_t) + sizeof(uint32_t) + sizeof(int32_t)) +
+                           (job.with_structure ? out_bytes : 0);
+    const uint64_t per_block = (shared ? 0 : table_cells * sizeof(Cell)) + stack_words * sizeof(int32_t);
+    const uint64_t budget = (free_bytes + s.scratch.size()) / 2;
+    if (fixed + per_block > budget)
+        throw ResourceError("gpu-nussinov: GPU " + std::to_string(s.device) + " cannot hold a batch of " +
+                            std::to_string(count) + " sequences (" + gib(fixed + per_block) + " needed, " +
+                            gib(free_bytes) + " free)");
+    if (per_block > 0) blocks = std::min<uint64_t>(blocks, (budget - fixed) / per_block);
+
+    s.codes.reserve(std::max<uint64_t>(code_bytes, 16));
+    s.off.reserve(count), s.out_off.reserve(count), s.len.reserve(count), s.score.reserve(count);
+    if (job.with_structure) s.structure.reserve(std::max<uint64_t>(out_bytes, 1)), s.stack.reserve(blocks * stack_words);
+    if (!shared) s.scratch.reserve(blocks * table_cells * sizeof(Cell));
+    WARPDP_CUDA_CHECK(cudaMemcpyAsync(s.codes.get(), codes.data(), code_bytes, cudaMemcpyHostToDevice, st));
+    WARPDP_CUDA_CHECK(cudaMemcpyAsync(s.off.get(), off.data(), count * sizeof(uint64_t), cudaMemcpyHostToDevice, st));
+    WARPDP_CUDA_CHECK(cudaMemcpyAsync(s.out_off.get(), out_off.data(), count * sizeof(uint64_t), cudaMemcpyHostToDevice, st));
+    WARPDP_CUDA_CHECK(cudaMemcpyAsync(s.len.get(), len.data(), count * sizeof(uint32_t), cudaMemcpyHostToDevice, st));
+
+    NusBatchParams<Cell> p;
+    p.seqs = NusBatchSeqs{s.codes.get(), s.off.get(), s.len.get(), s.out_off.get(), static_cast<uint32_t>(count)};
+    p.rules = job.rules;
+    p.scratch = shared ? nullptr : reinterpret_cast<Cell*>(s.scratch.get());
+    p.table_cells = table_cells;
+    p.stack = job.with_structure ? s.stack.get() : nullptr;
+    p.stack_words = stack_words;
+    p.score = s.score.get();
+    p.structure = job.with_structure ? s.structure.get() : nullptr;
+    WARPDP_CUDA_CHECK(cudaEventRecord(s.ev_start->get(), st));
+    WARPDP_CUDA_CHECK_LAUNCH((kernel<<<static_cast<unsigned>(blocks), kNusBatchThreads, smem, st>>>(p)));
+    WARPDP_CUDA_CHECK(cudaEventRecord(s.ev_end->get(), st));
+    ++s.launches;
+    std::vector<int32_t> score(count);
+    std::string structure(job.with_structure ? out_bytes : 0, '\0');
+    WARPDP_CUDA_CHECK(cudaMemcpyAsync(score.data(), s.score.get(), count * sizeof(int32_t), cudaMemcpyDeviceToHost, st));
+    if (job.with_structure)
+        WARPDP_CUDA_CHECK(cudaMemcpyAsync(structure.data(), s.structure.get(), out_bytes, cudaMemcpyDeviceToHost, st));
+    WARPDP_CUDA_CHECK(cudaStreamSynchronize(st));
+    float ms = 0;
+    WARPDP_CUDA_CHECK(cudaEventElapsedTime(&ms, s.ev_start->get(), s.ev_end->get()));
+    s.kernel_ms += ms;
+    for (size_t q = 0; q < count; ++q) {
+        NussinovFold& f = job.out[items[q]];
+        f = NussinovFold{};
+        f.score = score[q];
+        if (job.with_structure) {
+            f.structure.assign(structure, out_off[q], len[q]);
+            f.pairs = static_cast<uint64_t>(std::count(f.structure.begin(), f.structure.end(), '('));
+        }
+    }
+}
+
+template <class Pack>
+void CudaNussinovEngine::run_long(Slot& s, const Job& job, uint32_t k) {
+    using Cell = typename Pack::Cell;
+    constexpr uint64_t B = kNusTile, tile_cells = B * B;
+    cudaStream_t st = s.stream->get();
+    const auto& K = kernels<Pack>();
+    const auto seq = job.seqs[k];
+    const uint64_t n = seq.size();
+    const int sms = s.prop.multiProcessorCount;
+    const LongPlan plan = plan_long(n, sizeof(Cell) == 4, sms);
+    const int nb = plan.nb;
+    const size_t tile_smem = nus_tile_smem_bytes<Pack>();
+    if (tile_smem > s.prop.sharedMemPerBlockOptin)
+        throw ResourceError(std::string("gpu-nussinov: GPU ") + std::to_string(s.device) + " (" + s.prop.name + ") has " +
+                            std::to_string(s.prop.sharedMemPerBlockOptin) + " bytes of shared memory a block; the " +
+                            (sizeof(Cell) == 4 ? "32" : "16") + "-bit tiled kernels need " + std::to_string(tile_smem));
+    WARPDP_CUDA_CHECK(cudaFuncSetAttribute(K.diag, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(tile_smem)));
+    WARPDP_CUDA_CHECK(cudaFuncSetAttribute(K.finish, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(tile_smem)));
+
+    // Tables: the batch scratch is released first so the two never coexist.
+    const uint64_t table_bytes = plan.table_bytes;
+    try {
+        if (s.scratch.size() < table_bytes) {
+            s.scratch.reset(0);
+            s.scratch.reset(table_bytes);
+        }
+        s.partial.reserve(std::max<uint64_t>(plan.partial_tiles * tile_cells, 1));
+        s.codes.reserve(uint64_t(nb) * B);
+    } catch (const ResourceError&) {
+        static_cast<void>(cudaGetLastError());
+        s.scratch.reset(0);
+        s.partial.reset(0);
+        size_t free_bytes = 0, total_bytes = 0;
+        WARPDP_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+        const uint64_t avail = free_bytes > kDeviceReserve ? free_bytes - kDeviceReserve : 0;
+        throw ResourceError("gpu-nussinov: a sequence of " + std::to_string(n) + " bases needs " + gib(plan.bytes) +
+                            " on GPU " + std::to_string(s.device) + " (" + s.prop.name + "), which could not be allocated; " +
+                            "the longest this card can fold now is " +
+                            std::to_string(longest_fitting(avail, job.max_w, sms)) + " bases");
+    }
+    std::vector<uint8_t> codes(uint64_t(nb) * B, static_cast<uint8_t>(kNusCodeOther));
+    std::memcpy(codes.data(), seq.data(), n);
+    WARPDP_CUDA_CHECK(cudaMemcpyAsync(s.codes.get(), codes.data(), codes.size(), cudaMemcpyHostToDevice, st));
+
+    NusLongParams<Cell> p;
+    p.U = reinterpret_cast<Cell*>(s.scratch.get());
+    p.V = p.U + plan.tiles * tile_cells;
+    p.partial = s.partial.get();
+    p.codes = s.codes.get();
+    p.rules = job.rules;
+    p.nb = nb;
+    WARPDP_CUDA_CHECK(cudaEventRecord(s.ev_start->get(), st));
+    p.d = 0;
+    p.splits = 0;
+    WARPDP_CUDA_CHECK_LAUNCH((K.diag<<<static_cast<unsigned>(nb), kNusFinishThreads, tile_smem, st>>>(p)));
+    ++s.launches;
+    for (int d = 1; d < nb; ++d) {
+        p.d = d;
+        p.splits = product_splits(nb, d, sms);
+        if (p.splits > 0) {
+            WARPDP_CUDA_CHECK_LAUNCH(
+                (K.product<<<static_cast<unsigned>((nb - d) * p.splits), kNusProductThreads, 0, st>>>(p)));
+            ++s.launches;
+        }
+        WARPDP_CUDA_CHECK_LAUNCH((K.finish<<<static_cast<unsigned>(nb - d), kNusFinishThreads, tile_smem, st>>>(p)));
+        ++s.launches;
+    }
+    WARPDP_CUDA_CHECK(cudaEventRecord(s.ev_end->get(), st));
+
+    auto at = [](uint64_t i, uint64_t j) { return nus_tri(i / B, j / B) * tile_cells + (i % B) * B + j % B; };
+    NussinovFold& f = job.out[k];
+    f = NussinovFold{};
+    if (!job.with_structure) {
+        Cell top{};
+        WARPDP_CUDA_CHECK(cudaMemcpyAsync(&top, p.U + at(0, n - 1), sizeof(Cell), cudaMemcpyDeviceToHost, st));
+        WARPDP_CUDA_CHECK(cudaStreamSynchronize(st));
+        f.score = static_cast<int64_t>(top);
+    } else {
+        // The upper tiles only (V repeats them), into pageable memory: the
+        // traceback reads a few cells per base, so the copy dominates anyway.
+        const uint64_t cells = plan.tiles * tile_cells;
+        std::unique_ptr<Cell[]> host(new Cell[cells]);  // not zero-filled: the copy writes every cell
+        WARPDP_CUDA_CHECK(cudaMemcpyAsync(host.get(), p.U, cells * sizeof(Cell), cudaMemcpyDeviceToHost, st));
+        WARPDP_CUDA_CHECK(cudaStreamSynchronize(st));
+        const auto t0 = std::chrono::steady_clock::now();
+        f = nussinov_traceback(seq, *job.params,
+                               [&](int64_t i, int64_t j) { return static_cast<int64_t>(host[at(uint64_t(i), uint64_t(j))]); });
+        s.traceback_ms += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    }
+    float ms = 0;
+    WARPDP_CUDA_CHECK(cudaEventElapsedTime(&ms, s.ev_start->get(), s.ev_end->get()));
+    s.kernel_ms += ms;
+}
+
+}  // namespace
+
+std::unique_ptr<NussinovCudaEngine> make_nussinov_cuda_engine_ex(const std::vector<int>& devices) {
+    return std::make_unique<CudaNussinovEngine>(devices);
+}
+
+std::unique_ptr<NussinovEngine> make_nussinov_cuda_engine(const std::vector<int>& devices) {
+    return make_nussinov_cuda_engine_ex(devices);
+}
+
+std::vector<std::string> nussinov_cuda_variants() {
+    std::vector<std::string> names;
+    for (const auto& v : kVariants) names.push_back(v.name);
+    return names;
+}
+
+uint32_t nussinov_cuda_shared_batch_max_length(int device, int max_weight) {
+    const auto props = open_devices({device}, "gpu-nussinov");
+    const size_t smem_optin = props[0].sharedMemPerBlockOptin;
+    uint32_t best = 0;
+    for (uint32_t n = 1; n <= kBatchMaxLength; ++n)
+        if (batch_table_bytes(n, needs_wide(n, std::max(max_weight, 1))) * 2 <= smem_optin) best = n;
+    return best;
+}
+
+uint64_t nussinov_cuda_max_length(int device, int max_weight) {
+    const auto props = open_devices({device}, "gpu-nussinov");
+    DeviceGuard guard(device);
+    size_t free_bytes = 0, total_bytes = 0;
+    WARPDP_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+    const uint64_t avail = free_bytes > kDeviceReserve ? free_bytes - kDeviceReserve : 0;
+    return longest_fitting(avail, std::max(max_weight, 1), props[0].multiProcessorCount);
+}
+
+}  // namespace warpdp

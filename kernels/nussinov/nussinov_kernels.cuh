@@ -1,0 +1,485 @@
+// gpu-nussinov's CUDA kernels. Kernels only compute: device pointers, sizes
+// and a parameter struct in, tables, scores and dot-bracket strings out;
+// nussinov_cuda.cu plans memory, picks instances and launches.
+//
+// C(i,j) = max( C(i+1,j-1) + w(a_i,a_j) if the pair is allowed and
+// j-i-1 >= min_loop, max_{k in [i,j-1]} C(i,k) + C(k+1,j) ), C = 0 on empty
+// and single intervals. Every value lies in [0, max_w * floor(n/2)], and so
+// does every split sum C(i,k) + C(k+1,j) <= C(i,j): the host picks 16-bit
+// cells (unsigned, DPX __viaddmax_u16x2 on two halves: two (i,j,k) steps per
+// instruction) when that bound is below 2^16, and 32-bit cells
+// (__viaddmax_s32) otherwise. No sum ever wraps, so the 16-bit lanes are
+// exact. Both shapes read both operands of the split max as rows: C(i,k)
+// along row i (table U) and C(k+1,j) along "row" j of a second table V with
+// V[j][k] = C(k+1,j), so the k-loop is a dot product of two contiguous rows.
+//
+// Batch shape (short sequences): one block of kNusBatchThreads per sequence,
+// anti-diagonal order (d = j - i); U and V packed as triangles (U row i from
+// k = i rounded down to even, V row j up to k = j rounded up to odd, so words
+// align in both), in shared memory or in a per-block slice of global scratch.
+// The k range is widened to whole words: the extra terms are C(i,i-1) +
+// C(i,j) and C(i,j) + C(j+1,j), both 0 + 0 while (i,j) is being computed
+// (tables start zeroed and a cell is stored only after its own max). Cells of
+// a diagonal are shared by groups of g threads (g grows as the diagonal
+// shortens), each group reducing by shuffles. With structures, warp 0 then
+// walks the traceback rule (docs/nussinov.md) on the table: pair (i,j) when
+// allowed and C(i,j) = C(i+1,j-1) + w, else split at the smallest k, found
+// 32 candidates at a time by ballot.
+//
+// Long shape (one long sequence): tiles of kNusTile x kNusTile, upper
+// triangle of tiles only. U tile (I,J), I <= J: [r][c] = C(IB+r, JB+c); V
+// tile (J,K), K <= J: [c][kk] = C(KB+kk+1, JB+c); both stored tile after tile
+// at tri(I,J) = J(J+1)/2 + I, row-major inside. Tile diagonal d = J - I runs
+// after d - 1: d = 0 by nus_diag_kernel (a block per tile, triangle wavefront
+// in shared memory); d >= 1 by nus_product_kernel (k in [(I+1)B, JB): whole
+// tiles only, a max-plus product of row strips with 8x8 register tiles,
+// split over K between several blocks whose partial maxima go to a scratch)
+// then nus_finish_kernel (a block per tile: the max of the partials, then the
+// in-tile terms k in [i, (I+1)B) and [JB, j) and the pair term, in
+// anti-diagonal order over the tile in shared memory). Sequence codes are
+// padded to nb * B with kRnaOther, which never pairs: padding cells hold
+// scores of the padded sequence, which no real cell reads.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+namespace warpdp::cuda {
+
+inline constexpr int kNusTile = 128;             // long shape: tile edge B
+inline constexpr int kNusProductThreads = 256;   // 16 x 16 threads, 8 x 8 cells each
+inline constexpr int kNusFinishThreads = 256;
+inline constexpr int kNusBatchThreads = 256;
+inline constexpr int kNusStageWords = 8;         // product: 32-bit words of k per shared-memory stage
+inline constexpr int kNusStagePitch = kNusTile + 4;  // words; keeps the transposing stores conflict-free
+inline constexpr int kNusCodeOther = 4;
+
+// 16-bit cells: a 32-bit word holds two consecutive k.
+struct NusPack16 {
+    using Cell = uint16_t;
+    static constexpr int kPerWord = 2;
+    static constexpr int kTilePitch = kNusTile + 2;  // cells of a shared tile row: rows one bank apart
+    __device__ static uint32_t step(uint32_t a, uint32_t b, uint32_t acc) { return __viaddmax_u16x2(a, b, acc); }
+    __device__ static int reduce(uint32_t acc) { return max(static_cast<int>(acc & 0xffffu), static_cast<int>(acc >> 16)); }
+};
+
+// 32-bit cells: a word is one k.
+struct NusPack32 {
+    using Cell = int32_t;
+    static constexpr int kPerWord = 1;
+    static constexpr int kTilePitch = kNusTile + 1;
+    __device__ static uint32_t step(uint32_t a, uint32_t b, uint32_t acc) {
+        return static_cast<uint32_t>(__viaddmax_s32(static_cast<int>(a), static_cast<int>(b), static_cast<int>(acc)));
+    }
+    __device__ static int reduce(uint32_t acc) { return static_cast<int>(acc); }
+};
+
+// Pair weights of codes a, b (0..4): w[a * 5 + b], -1 where they may not pair.
+struct NusRules {
+    int min_loop = 1;
+    int w[25] = {};
+};
+
+__device__ __forceinline__ int nus_pair_weight(const NusRules& R, int a, int b) { return R.w[a * 5 + b]; }
+
+// The largest power of two <= x (x >= 1), capped at 32: threads per cell.
+__device__ __forceinline__ int nus_group_size(int threads, int cells) {
+    const int q = max(1, threads / max(cells, 1));
+    const int p = 1 << (31 - __clz(q));
+    return min(p, 32);
+}
+
+__device__ __forceinline__ int nus_group_max(int v, int g) {
+    for (int off = g >> 1; off > 0; off >>= 1) v = max(v, __shfl_xor_sync(0xffffffffu, v, off));
+    return v;
+}
+
+// ---------------------------------------------------------------------------
+// Batch shape.
+
+struct NusBatchSeqs {
+    const uint8_t* codes = nullptr;    // all sequences, each starting 16-byte aligned
+    const uint64_t* off = nullptr;     // start of sequence q of the launch in codes
+    const uint32_t* len = nullptr;     // its length (>= 2)
+    const uint64_t* out_off = nullptr; // where its dot-bracket goes in structure
+    uint32_t count = 0;
+};
+
+template <class Cell>
+struct NusBatchParams {
+    NusBatchSeqs seqs;
+    NusRules rules;
+    Cell* scratch = nullptr;         // global tables: table_cells per block (global instances only)
+    uint64_t table_cells = 0;
+    int32_t* stack = nullptr;        // traceback stacks: stack_words per block
+    uint64_t stack_words = 0;
+    int32_t* score = nullptr;        // per sequence of the launch
+    char* structure = nullptr;       // nullptr: scores only
+};
+
+// Triangle packing of one sequence's tables (lq = length rounded up to even,
+// m = lq / 2): U row i holds k in [i & ~1, lq), V row j holds k in [0, (j | 1)].
+__device__ __forceinline__ uint64_t nus_u_row(uint32_t i, uint32_t lq) {
+    const uint64_t m = i >> 1;
+    uint64_t o = 2 * m * (lq - m + 1);
+    if (i & 1) o += lq - 2 * m;
+    return o;
+}
+__device__ __forceinline__ uint64_t nus_v_row(uint32_t j) {
+    const uint64_t m = j >> 1;
+    uint64_t o = 2 * m * (m + 1);
+    if (j & 1) o += 2 * m + 2;
+    return o;
+}
+__host__ __device__ __forceinline__ uint64_t nus_u_cells(uint32_t lq) { return uint64_t{lq} * (lq / 2 + 1); }
+__host__ __device__ __forceinline__ uint64_t nus_v_cells(uint32_t lq) { return 2 * uint64_t{lq / 2} * (lq / 2 + 1); }
+__host__ __device__ __forceinline__ uint64_t nus_batch_table_cells(uint32_t len) {
+    const uint32_t lq = len + (len & 1);
+    return nus_u_cells(lq) + nus_v_cells(lq) + 8;  // + 8: keeps the next table 16-byte aligned
+}
+
+template <class Pack>
+struct NusBatchTable {
+    using Cell = typename Pack::Cell;
+    Cell* u;
+    Cell* v;
+    uint32_t lq;
+    __device__ Cell* U(uint32_t i, uint32_t k) const { return u + nus_u_row(i, lq) + (k - (i & ~1u)); }
+    __device__ Cell* V(uint32_t j, uint32_t k) const { return v + nus_v_row(j) + k; }
+    __device__ int C(uint32_t i, uint32_t j) const { return i < j ? static_cast<int>(*U(i, j)) : 0; }
+};
+
+template <class Pack, bool kShared>
+__global__ void __launch_bounds__(kNusBatchThreads)
+nus_batch_kernel(NusBatchParams<typename Pack::Cell> p) {
+    using Cell = typename Pack::Cell;
+    extern __shared__ __align__(16) unsigned char nus_smem[];
+    const int tid = threadIdx.x;
+    const NusRules& R = p.rules;
+    for (uint32_t q = blockIdx.x; q < p.seqs.count; q += gridDim.x) {
+        const uint32_t L = p.seqs.len[q];
+        const uint8_t* a = p.seqs.codes + p.seqs.off[q];
+        const uint32_t lq = L + (L & 1);
+        Cell* base = kShared ? reinterpret_cast<Cell*>(nus_smem) : p.scratch + uint64_t{blockIdx.x} * p.table_cells;
+        NusBatchTable<Pack> t{base, base + nus_u_cells(lq), lq};
+        const uint64_t total = nus_u_cells(lq) + nus_v_cells(lq);
+        __syncthreads();  // the previous sequence's traceback is done with the table
+        for (uint64_t x = tid; x < total; x += kNusBatchThreads) base[x] = 0;
+        __syncthreads();
+        for (uint32_t d = 1; d < L; ++d) {
+            const int m = static_cast<int>(L - d);
+            const int g = nus_group_size(kNusBatchThreads, m);
+            const int groups = kNusBatchThreads / g, grp = tid / g, h = tid % g;
+            const int rounds = (m + groups - 1) / groups;
+            for (int rd = 0; rd < rounds; ++rd) {
+                const int cell = grp + rd * groups;
+                const bool live = cell < m;
+                const uint32_t i = live ? static_cast<uint32_t>(cell) : 0u, j = i + d;
+                int best = 0;
+                if (live) {
+                    const uint32_t i0 = Pack::kPerWord == 2 ? (i & ~1u) : i;
+                    const uint32_t kend = Pack::kPerWord == 2 ? ((j - 1) | 1u) : j - 1;
+                    const int words = static_cast<int>((kend - i0 + 1) / Pack::kPerWord);
+                    const uint32_t* uw = reinterpret_cast<const uint32_t*>(t.U(i, i0));
+                    const uint32_t* vw = reinterpret_cast<const uint32_t*>(t.V(j, i0));
+                    uint32_t acc = 0;
+                    for (int w = h; w < words; w += g) acc = Pack::step(uw[w], vw[w], acc);
+                    best = Pack::reduce(acc);
+                }
+                best = nus_group_max(best, g);
+                if (live && h == 0) {
+                    const int w = nus_pair_weight(R, a[i], a[j]);
+                    if (w >= 0 && static_cast<int>(d) - 1 >= R.min_loop) best = max(best, (d >= 2 ? t.C(i + 1, j - 1) : 0) + w);
+                    *t.U(i, j) = static_cast<Cell>(best);
+                    if (i >= 1) *t.V(j, i - 1) = static_cast<Cell>(best);
+                }
+            }
+            __syncthreads();
+        }
+        if (tid == 0) p.score[q] = t.C(0, L - 1);
+        if (p.structure == nullptr || tid >= 32) continue;
+        // Traceback by warp 0; the stack holds disjoint intervals of >= 2 bases.
+        const int lane = tid;
+        char* out = p.structure + p.seqs.out_off[q];
+        for (uint32_t x = lane; x < L; x += 32) out[x] = '.';
+        int32_t* stack = p.stack + uint64_t{blockIdx.x} * p.stack_words;
+        int sp = 0;
+        if (lane == 0) stack[0] = 0, stack[1] = static_cast<int32_t>(L - 1);
+        sp = 1;
+        __syncwarp();
+        while (sp > 0) {
+            --sp;
+            const uint32_t i = static_cast<uint32_t>(stack[2 * sp]), j = static_cast<uint32_t>(stack[2 * sp + 1]);
+            __syncwarp();
+            if (i >= j) continue;
+            const int cij = t.C(i, j);
+            const int w = nus_pair_weight(R, a[i], a[j]);
+            if (w >= 0 && static_cast<int>(j - i) - 1 >= R.min_loop && cij == t.C(i + 1, j - 1) + w) {
+                if (lane == 0) {
+                    out[i] = '(', out[j] = ')';
+                    stack[2 * sp] = static_cast<int32_t>(i + 1), stack[2 * sp + 1] = static_cast<int32_t>(j - 1);
+                }
+                ++sp;
+                __syncwarp();
+                continue;
+            }
+            uint32_t ks = j;  // j: no split found (cannot happen: the table is a fixed point)
+            for (uint32_t k0 = i; k0 < j; k0 += 32) {
+                const uint32_t k = k0 + lane;
+                const bool hit = k < j && cij == t.C(i, k) + t.C(k + 1, j);
+                const unsigned ball = __ballot_sync(0xffffffffu, hit);
+                if (ball) {
+                    ks = k0 + static_cast<uint32_t>(__ffs(static_cast<int>(ball)) - 1);
+                    break;
+                }
+            }
+            if (ks >= j) continue;
+            if (lane == 0) {
+                stack[2 * sp] = static_cast<int32_t>(ks + 1), stack[2 * sp + 1] = static_cast<int32_t>(j);
+                stack[2 * sp + 2] = static_cast<int32_t>(i), stack[2 * sp + 3] = static_cast<int32_t>(ks);
+            }
+            sp += 2;
+            __syncwarp();
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Long shape.
+
+__host__ __device__ __forceinline__ uint64_t nus_tri(uint64_t lo, uint64_t hi) { return hi * (hi + 1) / 2 + lo; }
+
+template <class Cell>
+struct NusLongParams {
+    Cell* U = nullptr;
+    Cell* V = nullptr;
+    int32_t* partial = nullptr;   // [split][tile of the diagonal][B][B]
+    const uint8_t* codes = nullptr;  // nb * B codes, padding kNusCodeOther
+    NusRules rules;
+    int nb = 0;       // tiles per side
+    int d = 0;        // the tile diagonal of this launch
+    int splits = 0;   // product blocks per tile (0: no product on this diagonal)
+};
+
+template <class Cell>
+__device__ __forceinline__ Cell* nus_u_tile(const NusLongParams<Cell>& p, int I, int J) {
+    return p.U + nus_tri(static_cast<uint64_t>(I), static_cast<uint64_t>(J)) * (kNusTile * kNusTile);
+}
+template <class Cell>
+__device__ __forceinline__ Cell* nus_v_tile(const NusLongParams<Cell>& p, int J, int K) {
+    return p.V + nus_tri(static_cast<uint64_t>(K), static_cast<uint64_t>(J)) * (kNusTile * kNusTile);
+}
+
+// Partial maxima over whole K tiles for the tiles of diagonal d >= 2. Block
+// b: tile q = b / splits (I = q, J = q + d), K tiles [I+1, J-1] cut into
+// `splits` contiguous ranges, this block's is range b % splits.
+template <class Pack>
+__global__ void __launch_bounds__(kNusProductThreads, 2)
+nus_product_kernel(NusLongParams<typename Pack::Cell> p) {
+    constexpr int B = kNusTile, KW = kNusStageWords, SP = kNusStagePitch;
+    constexpr int kTileWords = B / Pack::kPerWord;   // words of k in one K tile
+    constexpr int kStagesPerTile = kTileWords / KW;
+    __shared__ __align__(16) uint32_t As[2][KW][SP];
+    __shared__ __align__(16) uint32_t Bs[2][KW][SP];
+    const int tid = threadIdx.x;
+    const int q = static_cast<int>(blockIdx.x) / p.splits, s = static_cast<int>(blockIdx.x) % p.splits;
+    const int I = q, J = q + p.d, kt = p.d - 1;
+    const int k_lo = I + 1 + kt * s / p.splits, k_hi = I + 1 + kt * (s + 1) / p.splits;  // K tiles [k_lo, k_hi)
+    const int stages = (k_hi - k_lo) * kStagesPerTile;
+
+    // Loader: row lr of the strip, words [lpart * 4, lpart * 4 + 4) of the stage.
+    const int lr = tid >> 1, lpart = tid & 1;
+    auto load = [&](int st, uint4& ra, uint4& rb) {
+        const int K = k_lo + st / kStagesPerTile, w0 = (st % kStagesPerTile) * KW + lpart * 4;
+        const uint32_t* ua = reinterpret_cast<const uint32_t*>(nus_u_tile(p, I, K) + uint64_t{static_cast<uint32_t>(lr)} * B);
+        const uint32_t* vb = reinterpret_cast<const uint32_t*>(nus_v_tile(p, J, K) + uint64_t{static_cast<uint32_t>(lr)} * B);
+        ra = __ldg(reinterpret_cast<const uint4*>(ua + w0));
+        rb = __ldg(reinterpret_cast<const uint4*>(vb + w0));
+    };
+    auto store = [&](int buf, const uint4& ra, const uint4& rb) {
+        As[buf][lpart * 4 + 0][lr] = ra.x, As[buf][lpart * 4 + 1][lr] = ra.y;
+        As[buf][lpart * 4 + 2][lr] = ra.z, As[buf][lpart * 4 + 3][lr] = ra.w;
+        Bs[buf][lpart * 4 + 0][lr] = rb.x, Bs[buf][lpart * 4 + 1][lr] = rb.y;
+        Bs[buf][lpart * 4 + 2][lr] = rb.z, Bs[buf][lpart * 4 + 3][lr] = rb.w;
+    };
+
+    // Thread (ty, tx) owns rows ty*4 + {0..3}, 64 + ty*4 + {0..3} and the same columns of tx.
+    const int ty = tid / 16, tx = tid % 16;
+    uint32_t acc[8][8];
+#pragma unroll
+    for (int x = 0; x < 8; ++x)
+#pragma unroll
+        for (int y = 0; y < 8; ++y) acc[x][y] = 0;
+
+    uint4 ra, rb;
+    if (stages > 0) {
+        load(0, ra, rb);
+        store(0, ra, rb);
+    }
+    __syncthreads();
+    for (int st = 0; st < stages; ++st) {
+        const int buf = st & 1;
+        const bool more = st + 1 < stages;
+        if (more) load(st + 1, ra, rb);
+#pragma unroll
+        for (int kw = 0; kw < KW; ++kw) {
+            uint32_t av[8], bv[8];
+            const uint4 a0 = *reinterpret_cast<const uint4*>(&As[buf][kw][ty * 4]);
+            const uint4 a1 = *reinterpret_cast<const uint4*>(&As[buf][kw][64 + ty * 4]);
+            const uint4 b0 = *reinterpret_cast<const uint4*>(&Bs[buf][kw][tx * 4]);
+            const uint4 b1 = *reinterpret_cast<const uint4*>(&Bs[buf][kw][64 + tx * 4]);
+            av[0] = a0.x, av[1] = a0.y, av[2] = a0.z, av[3] = a0.w, av[4] = a1.x, av[5] = a1.y, av[6] = a1.z, av[7] = a1.w;
+            bv[0] = b0.x, bv[1] = b0.y, bv[2] = b0.z, bv[3] = b0.w, bv[4] = b1.x, bv[5] = b1.y, bv[6] = b1.z, bv[7] = b1.w;
+#pragma unroll
+            for (int x = 0; x < 8; ++x)
+#pragma unroll
+                for (int y = 0; y < 8; ++y) acc[x][y] = Pack::step(av[x], bv[y], acc[x][y]);
+        }
+        if (more) store(buf ^ 1, ra, rb);
+        __syncthreads();
+    }
+
+    const int tiles = p.nb - p.d;
+    int32_t* out = p.partial + (static_cast<uint64_t>(s) * tiles + q) * (B * B);
+#pragma unroll
+    for (int x = 0; x < 8; ++x) {
+        const int r = (x < 4 ? 0 : 64) + ty * 4 + (x & 3);
+        const int4 lo = make_int4(Pack::reduce(acc[x][0]), Pack::reduce(acc[x][1]), Pack::reduce(acc[x][2]), Pack::reduce(acc[x][3]));
+        const int4 hi = make_int4(Pack::reduce(acc[x][4]), Pack::reduce(acc[x][5]), Pack::reduce(acc[x][6]), Pack::reduce(acc[x][7]));
+        *reinterpret_cast<int4*>(out + r * B + tx * 4) = lo;
+        *reinterpret_cast<int4*>(out + r * B + 64 + tx * 4) = hi;
+    }
+}
+
+// Shared memory of the diagonal and finish kernels: the tile, then (finish)
+// the row below it and the column left of it.
+template <class Pack>
+constexpr size_t nus_tile_smem_bytes() {
+    return sizeof(typename Pack::Cell) * kNusTile * Pack::kTilePitch + sizeof(int) * (2 * kNusTile + 1);
+}
+
+// Stores the finished tile (I,J) from shared memory: U(I,J) row by row, V(J,I)
+// rows 1..B-1 of the tile as V's entries [c][0..B-2] (entry B-1 is row 0 of
+// tile (I+1,J), stored by that tile; the diagonal tile stores 0 there: the
+// interval is empty), and row 0 as entry [c][B-1] of V(J,I-1).
+template <class Pack>
+__device__ void nus_store_tile(const NusLongParams<typename Pack::Cell>& p, const typename Pack::Cell* T, int I, int J) {
+    using Cell = typename Pack::Cell;
+    constexpr int B = kNusTile, TP = Pack::kTilePitch;
+    Cell* u = nus_u_tile(p, I, J);
+    for (int x = threadIdx.x; x < B * B; x += blockDim.x) u[x] = T[(x / B) * TP + x % B];
+    Cell* v = nus_v_tile(p, J, I);
+    for (int x = threadIdx.x; x < B * B; x += blockDim.x) {
+        const int c = x / B, kk = x % B;
+        if (kk < B - 1) v[x] = (I != J || kk + 1 <= c) ? T[(kk + 1) * TP + c] : Cell(0);
+        else if (I == J) v[x] = Cell(0);
+    }
+    if (I >= 1) {
+        Cell* v2 = nus_v_tile(p, J, I - 1);
+        for (int c = threadIdx.x; c < B; c += blockDim.x) v2[c * B + (B - 1)] = T[c];
+    }
+}
+
+// Tiles (I,I) of the diagonal: a triangle wavefront by interval length.
+template <class Pack>
+__global__ void __launch_bounds__(kNusFinishThreads)
+nus_diag_kernel(NusLongParams<typename Pack::Cell> p) {
+    using Cell = typename Pack::Cell;
+    constexpr int B = kNusTile, TP = Pack::kTilePitch;
+    extern __shared__ __align__(16) unsigned char nus_smem[];
+    Cell* T = reinterpret_cast<Cell*>(nus_smem);
+    const int tid = threadIdx.x, I = blockIdx.x;
+    const uint8_t* a = p.codes + static_cast<uint64_t>(I) * B;
+    const NusRules& R = p.rules;
+    for (int x = tid; x < B * TP; x += kNusFinishThreads) T[x] = Cell(0);
+    __syncthreads();
+    for (int len = 1; len < B; ++len) {
+        const int m = B - len;
+        const int g = nus_group_size(kNusFinishThreads, m);
+        const int grp = tid / g, h = tid % g;
+        const bool live = grp < m;
+        const int r = live ? grp : 0, c = r + len;
+        int best = 0;
+        if (live) {
+            for (int kk = r + h; kk < c; kk += g)
+                best = max(best, static_cast<int>(T[r * TP + kk]) + static_cast<int>(T[(kk + 1) * TP + c]));
+        }
+        best = nus_group_max(best, g);
+        if (live && h == 0) {
+            const int w = nus_pair_weight(R, a[r], a[c]);
+            if (w >= 0 && len - 1 >= R.min_loop) best = max(best, (len >= 2 ? static_cast<int>(T[(r + 1) * TP + c - 1]) : 0) + w);
+            T[r * TP + c] = static_cast<Cell>(best);
+        }
+        __syncthreads();
+    }
+    nus_store_tile<Pack>(p, T, I, I);
+}
+
+// Tiles (I, I+d), d >= 1, after the product (none for d = 1).
+template <class Pack>
+__global__ void __launch_bounds__(kNusFinishThreads)
+nus_finish_kernel(NusLongParams<typename Pack::Cell> p) {
+    using Cell = typename Pack::Cell;
+    constexpr int B = kNusTile, TP = Pack::kTilePitch;
+    extern __shared__ __align__(16) unsigned char nus_smem[];
+    Cell* T = reinterpret_cast<Cell*>(nus_smem);
+    int* below = reinterpret_cast<int*>(nus_smem + sizeof(Cell) * B * TP);  // [c] = C((I+1)B, JB+c)
+    int* left = below + B;                                                  // [r] = C(IB+r, JB-1), r in [0, B]
+    const int tid = threadIdx.x, q = blockIdx.x, I = q, J = q + p.d, tiles = p.nb - p.d;
+    const NusRules& R = p.rules;
+    const uint8_t* ai = p.codes + static_cast<uint64_t>(I) * B;
+    const uint8_t* aj = p.codes + static_cast<uint64_t>(J) * B;
+    for (int x = tid; x < B * B; x += kNusFinishThreads) {
+        int v = 0;
+        for (int s = 0; s < p.splits; ++s) v = max(v, p.partial[(static_cast<uint64_t>(s) * tiles + q) * (B * B) + x]);
+        T[(x / B) * TP + x % B] = static_cast<Cell>(v);
+    }
+    const Cell* ub = nus_u_tile(p, I + 1, J);
+    const Cell* ul = nus_u_tile(p, I, J - 1);
+    for (int x = tid; x < B; x += kNusFinishThreads) {
+        below[x] = static_cast<int>(ub[x]);
+        left[x] = static_cast<int>(ul[x * B + B - 1]);
+    }
+    if (tid == 0) left[B] = p.d >= 2 ? static_cast<int>(nus_u_tile(p, I + 1, J - 1)[B - 1]) : 0;
+    const Cell* di = nus_u_tile(p, I, I);  // [r][kk] = C(IB+r, IB+kk)
+    const Cell* dj = nus_v_tile(p, J, J);  // [c][kk] = C(JB+kk+1, JB+c)
+    __syncthreads();
+    // Step t: cells with (B-1-r) + c = t, each with t + 1 split terms.
+    for (int t = 0; t <= 2 * B - 2; ++t) {
+        const int lo = max(0, t - (B - 1)), hi = min(t, B - 1), m = hi - lo + 1;
+        const int g = nus_group_size(kNusFinishThreads, m);
+        const int grp = tid / g, h = tid % g;
+        const bool live = grp < m;
+        const int rr = live ? lo + grp : lo, r = B - 1 - rr, c = t - rr;
+        int best = 0;
+        if (live) {
+            const Cell* dr = di + r * B;
+            for (int kk = r + h; kk < B - 1; kk += g)
+                best = max(best, static_cast<int>(dr[kk]) + static_cast<int>(T[(kk + 1) * TP + c]));
+            const Cell* dc = dj + c * B;
+            for (int kk = h; kk < c; kk += g) best = max(best, static_cast<int>(T[r * TP + kk]) + static_cast<int>(dc[kk]));
+            if (h == 0) {
+                best = max(best, static_cast<int>(dr[B - 1]) + below[c]);
+                best = max(best, static_cast<int>(T[r * TP + c]));
+            }
+        }
+        best = nus_group_max(best, g);
+        if (live && h == 0) {
+            const int w = nus_pair_weight(R, ai[r], aj[c]);
+            const int span = (J - I) * B + c - r;  // j - i
+            if (w >= 0 && span - 1 >= R.min_loop) {
+                int inner;
+                if (span < 2) inner = 0;
+                else if (r == B - 1) inner = c >= 1 ? below[c - 1] : left[B];
+                else inner = c >= 1 ? static_cast<int>(T[(r + 1) * TP + c - 1]) : left[r + 1];
+                best = max(best, inner + w);
+            }
+            T[r * TP + c] = static_cast<Cell>(best);
+        }
+        __syncthreads();
+    }
+    nus_store_tile<Pack>(p, T, I, J);
+}
+
+}  // namespace warpdp::cuda

@@ -1,0 +1,235 @@
+// The CUDA gpu-nussinov engine against the reference engine, scores,
+// structures and pair counts exactly, on fresh random RNA every run (seed
+// printed, replay with WARPDP_TEST_SEED): every kernel instance by name,
+// lengths swept across warp, word and tile boundaries (1, 2, 31..33, 127..129,
+// 255..257, ...), min_loop 0/1/3, wobble pairs on and off, unit weights,
+// typed weights, zero weights and weights large enough to need 32-bit cells,
+// N letters; the default choice on a mixed batch (lengths 0 and 1, short and
+// long) over one slot and several (one GPU repeated, and all GPUs); one long
+// sequence (~2,500) against the reference and a longer one against the CPU
+// engine; and the refusals (16-bit instance for scores beyond 16 bits, a
+// sequence past the card's length limit). Skips (77) without a GPU.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "core/base/errors.hpp"
+#include "core/nussinov/nussinov_cpu.hpp"
+#include "core/nussinov/nussinov_engine.hpp"
+#include "core/nussinov/nussinov_traceback.hpp"
+#include "cuda_test_support.hpp"
+#include "kernels/common/gpus.hpp"
+#include "kernels/nussinov/nussinov_cuda.hpp"
+#include "test_support.hpp"
+
+using namespace warpdp;
+using warpdp::test::require_gpu;
+using warpdp::test::uniform;
+
+namespace {
+
+// Random engine codes: mostly A C G U, now and then another letter (N).
+std::vector<uint8_t> random_rna(size_t n, int other_percent = 3) {
+    std::vector<uint8_t> s(n);
+    for (auto& c : s) c = uniform(0, 99) < other_percent ? kRnaOther : static_cast<uint8_t>(uniform(0, 3));
+    return s;
+}
+
+struct Tally {
+    uint64_t compared = 0, bad = 0;
+};
+
+std::string describe(const NussinovParams& p) {
+    return "min_loop=" + std::to_string(p.min_loop) + (p.gu ? " gu" : " no-gu") + " w=" + std::to_string(p.w_gc) + "/" +
+           std::to_string(p.w_au) + "/" + std::to_string(p.w_gu);
+}
+
+// Folds `seqs` with both engines and compares everything; poisons the CUDA
+// outputs first so an unwritten result shows.
+void compare(NussinovEngine& gpu, NussinovEngine& ref, const std::vector<std::vector<uint8_t>>& seqs,
+             const NussinovParams& p, bool with_structure, const std::string& what, Tally& t) {
+    std::vector<std::span<const uint8_t>> spans(seqs.begin(), seqs.end());
+    std::vector<NussinovFold> got(seqs.size()), want(seqs.size());
+    for (auto& f : got) f.score = -12345, f.pairs = 999999, f.structure = "poison";
+    gpu.fold(spans, p, with_structure, got);
+    ref.fold(spans, p, with_structure, want);
+    for (size_t k = 0; k < seqs.size(); ++k) {
+        ++t.compared;
+        bool ok = got[k].score == want[k].score;
+        if (with_structure) {
+            ok = ok && got[k].structure == want[k].structure && got[k].pairs == want[k].pairs;
+            const auto check = nussinov_check_structure(seqs[k], p, got[k].structure);
+            ok = ok && check.ok() && check.score == got[k].score;
+        }
+        if (ok) continue;
+        if (++t.bad <= 8) {
+            MESSAGE("MISMATCH " << what << " " << describe(p) << " seq " << k << " n=" << seqs[k].size() << ": got score "
+                                << got[k].score << " pairs " << got[k].pairs << ", want " << want[k].score << " pairs "
+                                << want[k].pairs);
+            if (with_structure && seqs[k].size() <= 300)
+                MESSAGE("  got  " << got[k].structure << "\n  want " << want[k].structure);
+        }
+    }
+}
+
+std::vector<NussinovParams> param_sets(bool with_wide) {
+    std::vector<NussinovParams> v;
+    for (int min_loop : {0, 1, 3})
+        for (bool gu : {true, false}) {
+            NussinovParams p;
+            p.min_loop = min_loop;
+            p.gu = gu;
+            v.push_back(p);  // unit weights: maximum pairs
+            p.w_gc = 3, p.w_au = 2, p.w_gu = 1;
+            v.push_back(p);
+        }
+    NussinovParams z;  // zero weights: pairs that score nothing, traceback ties
+    z.w_gc = 2, z.w_au = 0, z.w_gu = 0;
+    v.push_back(z);
+    if (with_wide) {
+        NussinovParams w;  // 32-bit cells from 6 bases on (30000 * 3 > 65535), 16-bit below
+        w.w_gc = 30000, w.w_au = 20000, w.w_gu = 7;
+        w.min_loop = 1;
+        v.push_back(w);
+        w.min_loop = 0;
+        w.gu = false;
+        v.push_back(w);
+    }
+    return v;
+}
+
+std::vector<int> all_devices() {
+    std::vector<int> d;
+    for (const auto& g : list_gpus()) d.push_back(g.index);
+    return d;
+}
+
+}  // namespace
+
+TEST_CASE("every CUDA kernel instance by name == reference, lengths across warp and tile boundaries") {
+    require_gpu();
+    auto ref = make_nussinov_reference_engine();
+    auto gpu = make_nussinov_cuda_engine_ex({0});
+    const std::vector<int> batch_lengths = {2, 3, 4, 5, 6, 7, 8, 15, 16, 17, 31, 32, 33, 63, 64, 65, 100, 127, 128, 129, 200, 230};
+    const std::vector<int> global_lengths = {255, 256, 257, 400, 513};
+    const std::vector<int> long_lengths = {2, 3, 5, 64, 127, 128, 129, 255, 256, 257, 383, 384, 385, 600};
+    Tally t;
+    for (const std::string& v : nussinov_cuda_variants()) {
+        const bool wide = v.find("32") != std::string::npos;
+        const bool is_long = v.rfind("long", 0) == 0, smem = v.find("smem") != std::string::npos;
+        gpu->force_variant(v);
+        std::vector<int> lengths = is_long ? long_lengths : batch_lengths;
+        if (!is_long && !smem) lengths.insert(lengths.end(), global_lengths.begin(), global_lengths.end());
+        uint64_t before = t.compared;
+        for (const auto& p : param_sets(wide)) {
+            std::vector<std::vector<uint8_t>> seqs;
+            for (int len : lengths) seqs.push_back(random_rna(static_cast<size_t>(len)));
+            // A few more of random length, and one with many N.
+            for (int r = 0; r < 4; ++r) seqs.push_back(random_rna(static_cast<size_t>(uniform(2, lengths.back()))));
+            seqs.push_back(random_rna(static_cast<size_t>(uniform(2, lengths.back())), 40));
+            compare(*gpu, *ref, seqs, p, true, v, t);
+        }
+        // Scores only, once per instance.
+        std::vector<std::vector<uint8_t>> seqs;
+        for (int len : lengths) seqs.push_back(random_rna(static_cast<size_t>(len)));
+        compare(*gpu, *ref, seqs, NussinovParams{}, false, v + " scores-only", t);
+        const auto st = gpu->last_stats();
+        CHECK(st.variant == v);
+        MESSAGE(v << ": " << (t.compared - before) << " sequences, " << st.launches << " launches in the last call");
+    }
+    std::printf("sweep: %llu sequences compared, %llu mismatches\n", static_cast<unsigned long long>(t.compared),
+                static_cast<unsigned long long>(t.bad));
+    CHECK(t.bad == 0);
+}
+
+TEST_CASE("default choice on a mixed batch, one slot and several, equals the reference") {
+    require_gpu();
+    auto ref = make_nussinov_reference_engine();
+    std::vector<std::vector<int>> device_sets = {{0}, {0, 0, 0}};
+    if (all_devices().size() > 1) device_sets.push_back(all_devices());
+    std::vector<std::unique_ptr<NussinovCudaEngine>> gpus;
+    for (const auto& devices : device_sets) gpus.push_back(make_nussinov_cuda_engine_ex(devices));
+    const auto sets = param_sets(true);
+    Tally t;
+    // Unit weights (min_loop 1), typed weights (min_loop 0, no wobble pairs), zero weights, 32-bit weights.
+    for (size_t ps : {size_t{4}, size_t{3}, sets.size() - 3, sets.size() - 2}) {
+        const NussinovParams& p = sets[ps];
+        std::vector<std::vector<uint8_t>> seqs;
+        for (int len : {0, 1, 2, 0, 3, 1300, 40, 1, 1100, 300, 1024, 1025}) seqs.push_back(random_rna(static_cast<size_t>(len)));
+        for (int r = 0; r < 200; ++r) seqs.push_back(random_rna(static_cast<size_t>(uniform(2, 260))));
+        std::vector<NussinovFold> want(seqs.size());
+        std::vector<std::span<const uint8_t>> spans(seqs.begin(), seqs.end());
+        ref->fold(spans, p, true, want);
+        for (auto& gpu : gpus) {
+            std::vector<NussinovFold> got(seqs.size());
+            for (auto& f : got) f.score = -12345, f.structure = "poison";
+            gpu->fold(spans, p, true, got);
+            for (size_t k = 0; k < seqs.size(); ++k) {
+                ++t.compared;
+                if (got[k].score == want[k].score && got[k].structure == want[k].structure && got[k].pairs == want[k].pairs)
+                    continue;
+                if (++t.bad <= 8)
+                    MESSAGE("MISMATCH " << gpu->name() << " " << describe(p) << " seq " << k << " n=" << seqs[k].size()
+                                        << ": got score " << got[k].score << ", want " << want[k].score);
+            }
+            const auto st = gpu->last_stats();
+            MESSAGE(gpu->name() << ": variants " << st.variant << ", " << st.batch_sequences << " batch, "
+                                << st.long_sequences << " long, " << st.host_sequences << " on the host");
+            CHECK(st.long_sequences == 3);
+            CHECK(st.host_sequences == 4);
+        }
+    }
+    CHECK(t.bad == 0);
+}
+
+TEST_CASE("long sequences: ~2,500 against the reference, 6,000 against the CPU engine") {
+    require_gpu();
+    auto ref = make_nussinov_reference_engine();
+    auto gpu = make_nussinov_cuda_engine_ex({0});
+    Tally t;
+    NussinovParams unit;
+    compare(*gpu, *ref, {random_rna(2500 + static_cast<size_t>(uniform(0, 200)))}, unit, true, "long-2500", t);
+    CHECK(gpu->last_stats().variant == "long16");
+    NussinovParams heavy;
+    heavy.w_gc = 3000, heavy.w_au = 2000, heavy.w_gu = 1000, heavy.min_loop = 3;
+    compare(*gpu, *ref, {random_rna(2100)}, heavy, true, "long-2100-int32", t);
+    CHECK(gpu->last_stats().variant == "long32");
+    auto cpu = make_nussinov_cpu_engine(std::max(1u, std::thread::hardware_concurrency()));
+    compare(*gpu, *cpu, {random_rna(6000)}, unit, true, "long-6000-vs-cpu", t);
+    const auto st = gpu->last_stats();
+    MESSAGE("n=6000: kernel " << st.kernel_ms << " ms, " << st.launches << " launches, traceback " << st.traceback_ms << " ms");
+    CHECK(t.bad == 0);
+}
+
+TEST_CASE("refusals: 16-bit instance beyond 16 bits, a sequence past the card's limit") {
+    require_gpu();
+    auto gpu = make_nussinov_cuda_engine_ex({0});
+    NussinovParams heavy;
+    heavy.w_gc = 60000;
+    const std::vector<uint8_t> s = random_rna(100);
+    const std::vector<std::span<const uint8_t>> spans = {s};
+    std::vector<NussinovFold> out(1);
+    gpu->force_variant("long16");
+    CHECK_THROWS_AS(gpu->fold(spans, heavy, false, out), UsageError);
+    CHECK_THROWS_AS(gpu->force_variant("no_such_kernel"), UsageError);
+    gpu->force_variant("");
+
+    const uint64_t limit = nussinov_cuda_max_length(0);
+    std::printf("length limit on GPU 0 (unit weights): %llu bases\n", static_cast<unsigned long long>(limit));
+    CHECK(limit > 20000);
+    const std::vector<uint8_t> big(limit + 4096, kRnaA);
+    const std::vector<std::span<const uint8_t>> big_spans = {big};
+    try {
+        gpu->fold(big_spans, NussinovParams{}, false, out);
+        FAIL("a sequence past the limit was folded");
+    } catch (const ResourceError& e) {
+        const std::string msg = e.what();
+        MESSAGE(msg);
+        CHECK(msg.find("longest") != std::string::npos);
+    }
+}
