@@ -7,6 +7,7 @@ const char* cpu_isa_name(CpuIsa isa) noexcept {
     switch (isa) {
         case CpuIsa::base: return "base";
         case CpuIsa::sse2: return "sse2";
+        case CpuIsa::ssse3: return "ssse3";
         case CpuIsa::avx2: return "avx2";
     }
     return "?";
@@ -15,7 +16,7 @@ const char* cpu_isa_name(CpuIsa isa) noexcept {
 namespace {
 
 struct CpuFeatures {
-    bool sse2 = false, avx2 = false;
+    bool sse2 = false, ssse3 = false, avx2 = false;
 };
 
 CpuFeatures ask_cpu() noexcept {
@@ -24,6 +25,7 @@ CpuFeatures ask_cpu() noexcept {
     __builtin_cpu_init();  // (harmless after libgcc's constructor; needed before it)
     f.sse2 = true;         // the x86-64 baseline
     // libgcc also checks that the OS saves the YMM registers (XGETBV).
+    f.ssse3 = __builtin_cpu_supports("ssse3");
     f.avx2 = __builtin_cpu_supports("avx2");
 #endif
     return f;
@@ -36,6 +38,7 @@ bool cpu_supports(CpuIsa isa) noexcept {
     switch (isa) {
         case CpuIsa::base: return true;
         case CpuIsa::sse2: return f.sse2;
+        case CpuIsa::ssse3: return f.ssse3;
         case CpuIsa::avx2: return f.avx2;
     }
     return false;

@@ -1,6 +1,7 @@
 // CPU SIMD variants: one mechanism for every family that has them (MSV,
-// Viterbi, the bias filter, NW; the Forward filter has one form only, as
-// core/hmmer/fwd/fwd_cpu.hpp says).
+// Viterbi, the bias filter, NW, Nussinov, and the sequence reader's letter
+// lookup; the Forward filter has one form only, as core/hmmer/fwd/fwd_cpu.hpp
+// says).
 //
 // A family writes its kernel once, as a template over a small struct of
 // vector operations (or over GCC vector types) in <kernel>_kernel_impl.hpp,
@@ -39,6 +40,10 @@
 // inside, so memory that baseline code allocates for such vectors takes its
 // alignment from core/base/aligned_alloc.hpp, not from the type.
 //
+// A variant that is one function (core/io/letter_digitizer.cpp's SSSE3
+// lookup) carries the same target attribute on that function alone, in an
+// anonymous namespace, calling only functions of its own file.
+//
 // For code compiled for the baseline only: a per-ISA file includes its
 // family's plain kernel header, never this one.
 #pragma once
@@ -51,9 +56,9 @@
 namespace warpdp {
 
 // What a variant's code needs of the CPU.
-enum class CpuIsa { base, sse2, avx2 };
+enum class CpuIsa { base, sse2, ssse3, avx2 };
 
-// "base", "sse2", "avx2": the <isa> of variant names and engine names.
+// "base", "sse2", "ssse3", "avx2": the <isa> of variant names and engine names.
 const char* cpu_isa_name(CpuIsa isa) noexcept;
 
 // Whether this CPU runs code built for `isa`: the one place the CPU is

@@ -1,6 +1,8 @@
-// LetterDigitizer: SSSE3 pshufb lookup chosen at run time (the library
-// still runs on baseline x86-64 and elsewhere), and the plain scalar loop.
+// LetterDigitizer's variants: an SSSE3 pshufb lookup, and the plain scalar
+// loop that runs everywhere (letter_digitizer_variants()).
 #include "core/io/letter_digitizer.hpp"
+
+#include <iterator>
 
 #include "core/base/alphabet.hpp"
 
@@ -13,7 +15,7 @@ namespace warpdp {
 namespace {
 
 // One byte the slow way; `o` advances over a code.
-inline void step(const int8_t* map, unsigned char b, uint8_t*& o, LetterDigitizer::Result& r) {
+inline void step(const int8_t* map, unsigned char b, uint8_t*& o, LetterDigitizerResult& r) {
     const int8_t v = map[b];
     *o = static_cast<uint8_t>(v);
     o += v >= 0;
@@ -22,10 +24,9 @@ inline void step(const int8_t* map, unsigned char b, uint8_t*& o, LetterDigitize
 }
 
 #ifdef WARPDP_LETTERS_X86
-__attribute__((target("ssse3"))) LetterDigitizer::Result run_ssse3(const int8_t* table, const int8_t* map,
-                                                                   const unsigned char* p, size_t n,
-                                                                   uint8_t* out) {
-    LetterDigitizer::Result r;
+__attribute__((target("ssse3"))) LetterDigitizerResult run_ssse3(const int8_t* table, const int8_t* map,
+                                                                 const unsigned char* p, size_t n, uint8_t* out) {
+    LetterDigitizerResult r;
     const __m128i lo = _mm_load_si128(reinterpret_cast<const __m128i*>(table));
     const __m128i hi = _mm_load_si128(reinterpret_cast<const __m128i*>(table + 16));
     uint8_t* o = out;
@@ -60,31 +61,40 @@ __attribute__((target("ssse3"))) LetterDigitizer::Result run_ssse3(const int8_t*
 }
 #endif
 
+LetterDigitizerResult run_base(const int8_t*, const int8_t* map, const unsigned char* p, size_t n, uint8_t* out) {
+    LetterDigitizerResult r;
+    uint8_t* o = out;
+    for (size_t i = 0; i < n; ++i) step(map, p[i], o, r);
+    r.codes = static_cast<size_t>(o - out);
+    return r;
+}
+
+constexpr SimdVariant<LetterKernels> kVariants[] = {
+#ifdef WARPDP_LETTERS_X86
+    {"letters_pshufb_ssse3", CpuIsa::ssse3, {run_ssse3, true}},
+#endif
+    {"letters_serial_base", CpuIsa::base, {run_base, false}},
+};
+
 }  // namespace
 
-LetterDigitizer::LetterDigitizer(const std::array<int8_t, 256>& map) : map_(map) {
+SimdVariants<LetterKernels> letter_digitizer_variants() { return kVariants; }
+
+LetterDigitizer::LetterDigitizer(const std::array<int8_t, 256>& map, const SimdVariant<LetterKernels>* variant)
+    : map_(map) {
     bool folds = true;
     for (int k = 0; k < 32; ++k) {
         const auto upper = static_cast<size_t>('@' + k);
         table_[static_cast<size_t>(k)] = map[upper];
         if (k >= 1 && k <= 26 && map[upper] != map[upper + 32]) folds = false;
     }
-#ifdef WARPDP_LETTERS_X86
-    simd_ = folds && __builtin_cpu_supports("ssse3");
-#else
-    (void)folds;
-#endif
+    if (variant) require_supported(*variant);
+    variant_ = variant ? variant : &choose_variant<letter_digitizer_variants>();
+    if (variant_->kernels.needs_case_folding && !folds) variant_ = &kVariants[std::size(kVariants) - 1];
 }
 
 LetterDigitizer::Result LetterDigitizer::run(const unsigned char* p, size_t n, uint8_t* out) const noexcept {
-#ifdef WARPDP_LETTERS_X86
-    if (simd_) return run_ssse3(table_.data(), map_.data(), p, n, out);
-#endif
-    Result r;
-    uint8_t* o = out;
-    for (size_t i = 0; i < n; ++i) step(map_.data(), p[i], o, r);
-    r.codes = static_cast<size_t>(o - out);
-    return r;
+    return variant_->kernels.run(table_.data(), map_.data(), p, n, out);
 }
 
 }  // namespace warpdp

@@ -114,7 +114,13 @@ awk '/^>/ { n++ } n <= 20' "$tmp/syn_sd.fa" > "$tmp/lut.fa"
 seqdist_defined() { sed 's/^-0\.00000000e+00$/-nan/'; }
 oracle() {  # tool file name: writes $tmp/NAME.want (-i) and NAME.want_noi
     local tool=$1 f=$2 name=$3 n
-    "$tool" -in "$f" -i 2> "$tmp/$name.oracle_err" > "$tmp/$name.raw" || echo "oracle $tool failed on $f" >&2
+    # An MPI program's start can fail for reasons of its own (another MPI job
+    # starting beside it on a loaded machine): tried twice, its error shown.
+    if ! "$tool" -in "$f" -i 2> "$tmp/$name.oracle_err" > "$tmp/$name.raw"; then
+        sleep 1
+        "$tool" -in "$f" -i 2> "$tmp/$name.oracle_err" > "$tmp/$name.raw" ||
+            { echo "oracle $tool failed on $f:"; head -5 "$tmp/$name.oracle_err"; } >&2
+    fi
     if [ "$tool" = SeqDist ]; then seqdist_defined < "$tmp/$name.raw"; else cat "$tmp/$name.raw"; fi > "$tmp/$name.want"
     n=$(head -1 "$tmp/$name.want")
     # without -i the id block is simply absent (checked directly on the small sets)
