@@ -20,6 +20,8 @@
 
 #include <zlib.h>
 
+#include "tests/support/zlib_deflate.hpp"
+
 namespace warpdp::fuzz {
 
 // (The builtins rather than std::source_location, which clang 14 with
@@ -64,28 +66,13 @@ inline bool gzip_magic(const uint8_t* data, size_t size) { return size >= 2 && d
 
 namespace detail {
 
-// One deflate stream of `in` (raw when window_bits < 0, gzip when > 15).
-inline std::string deflate_all(std::string_view in, int level, int window_bits) {
-    z_stream z{};
-    require(deflateInit2(&z, level, Z_DEFLATED, window_bits, 8, Z_DEFAULT_STRATEGY) == Z_OK);
-    std::string out(deflateBound(&z, static_cast<uLong>(in.size())) + 32, '\0');
-    z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(in.data()));
-    z.avail_in = static_cast<uInt>(in.size());
-    z.next_out = reinterpret_cast<Bytef*>(out.data());
-    z.avail_out = static_cast<uInt>(out.size());
-    require(deflate(&z, Z_FINISH) == Z_STREAM_END);
-    out.resize(z.total_out);
-    deflateEnd(&z);
-    return out;
-}
-
 inline void put_le(std::string& s, uint32_t v, int bytes) {
     for (int i = 0; i < bytes; ++i) s.push_back(static_cast<char>((v >> (8 * i)) & 0xff));
 }
 
 // One BGZF block: gzip with the "BC" extra field giving the block's size.
 inline std::string bgzf_block(std::string_view in, int level) {
-    const std::string body = deflate_all(in, level, -15);
+    const std::string body = test::zlib_deflate(in, level, -15);
     std::string b("\x1f\x8b\x08\x04\0\0\0\0\0\xff\x06\0BC\x02\0", 16);
     put_le(b, static_cast<uint32_t>(18 + body.size() + 8 - 1), 2);
     b += body;
@@ -108,7 +95,7 @@ inline std::string compress(std::string_view data, size_t cut, int level, bool b
     std::string out;
     for (std::string_view part : parts) {
         if (!bgzf) {
-            out += detail::deflate_all(part, level, 15 + 16);
+            out += test::zlib_deflate(part, level, 15 + 16);
             continue;
         }
         constexpr size_t kBlock = 0xf000;  // input per block: bgzip's 0xff00, less deflate's worst growth

@@ -14,28 +14,14 @@
 
 #include "core/io/gzip_stream.hpp"
 #include "test_support.hpp"
+#include "zlib_deflate.hpp"
 
 using namespace warpdp;
 using warpdp::test::uniform;
 
 namespace {
 
-// zlib's deflate; window_bits 15 + 16 gives a gzip member, -15 raw deflate data.
-std::string deflate_text(const std::string& text, int level, int window_bits) {
-    z_stream s{};
-    REQUIRE(deflateInit2(&s, level, Z_DEFLATED, window_bits, 8, Z_DEFAULT_STRATEGY) == Z_OK);
-    std::string out(deflateBound(&s, static_cast<uLong>(text.size())) + 64, '\0');
-    s.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(text.data()));
-    s.avail_in = static_cast<uInt>(text.size());
-    s.next_out = reinterpret_cast<Bytef*>(out.data());
-    s.avail_out = static_cast<uInt>(out.size());
-    REQUIRE(deflate(&s, Z_FINISH) == Z_STREAM_END);
-    out.resize(s.total_out);
-    deflateEnd(&s);
-    return out;
-}
-
-std::string gzip(const std::string& text, int level) { return deflate_text(text, level, 15 + 16); }
+std::string gzip(const std::string& text, int level) { return test::zlib_deflate(text, level, 15 + 16); }
 
 // Text of mixed compressibility: sequence-like runs and random bytes.
 std::string random_payload(size_t n) {
@@ -218,7 +204,7 @@ std::string member_with_every_header_field(const std::string& text) {
     const uLong hcrc = crc32(0, reinterpret_cast<const Bytef*>(header.data()), static_cast<uInt>(header.size()));
     header += static_cast<char>(hcrc & 0xff);
     header += static_cast<char>((hcrc >> 8) & 0xff);
-    const std::string body = deflate_text(text, 6, -15);
+    const std::string body = test::zlib_deflate(text, 6, -15);
     const uLong crc = crc32(0, reinterpret_cast<const Bytef*>(text.data()), static_cast<uInt>(text.size()));
     std::string trailer;
     for (uLong v : {crc, static_cast<uLong>(text.size())})
