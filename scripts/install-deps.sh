@@ -12,17 +12,32 @@ oracle_pkgs=(hmmer hmmer-examples ampliconnoise openmpi-bin vsearch-examples par
 # runtimes, which clang only recommends.
 fuzz_pkgs=(clang libclang-rt-14-dev)
 
+# The packaging checks (tests/packaging/) run nf-core's module linter,
+# reftrace, hadolint and spython from PyPI, in a virtual environment.
+venv_pkgs=(python3-venv python3-pip git)
+
 missing=()
-for p in "${build_pkgs[@]}" "${oracle_pkgs[@]}" "${fuzz_pkgs[@]}"; do
+for p in "${build_pkgs[@]}" "${oracle_pkgs[@]}" "${fuzz_pkgs[@]}" "${venv_pkgs[@]}"; do
     if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
         missing+=("$p")
     fi
 done
-[ ${#missing[@]} -eq 0 ] && exit 0
+if [ ${#missing[@]} -gt 0 ]; then
+    echo "install-deps: installing ${missing[*]} (this may take a few minutes)" >&2
+    sudo_cmd=()
+    [ "$(id -u)" -ne 0 ] && sudo_cmd=(sudo)
+    export DEBIAN_FRONTEND=noninteractive
+    "${sudo_cmd[@]}" apt-get update -qq
+    "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
 
-echo "install-deps: installing ${missing[*]}" >&2
-sudo_cmd=()
-[ "$(id -u)" -ne 0 ] && sudo_cmd=(sudo)
-export DEBIAN_FRONTEND=noninteractive
-"${sudo_cmd[@]}" apt-get update -qq
-"${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+# The virtual environment is rebuilt whenever the pinned list changes.
+here=$(cd "$(dirname "$0")" && pwd)
+venv=${WARPDP_CHECKS_VENV:-$HOME/.cache/warpdp/checks-venv}
+if ! cmp -s "$here/check-requirements.txt" "$venv/check-requirements.txt"; then
+    echo "install-deps: installing the packaging checks' Python tools into $venv (about a minute)" >&2
+    rm -rf "$venv"
+    python3 -m venv "$venv"
+    "$venv/bin/pip" install -q --disable-pip-version-check -r "$here/check-requirements.txt"
+    cp "$here/check-requirements.txt" "$venv/check-requirements.txt"
+fi
