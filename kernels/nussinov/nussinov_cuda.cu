@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "core/base/errors.hpp"
+#include "core/nussinov/nussinov_cpu.hpp"
 #include "core/nussinov/nussinov_traceback.hpp"
 #include "kernels/common/cuda_check.cuh"
 #include "kernels/nussinov/nussinov_cuda.hpp"
@@ -138,6 +139,24 @@ uint64_t longest_fitting(uint64_t bytes, int max_w, int sms) {
     return lo;
 }
 
+// Host bytes a long sequence's structure needs: the upper tiles copied back
+// for the host traceback.
+uint64_t host_table_bytes(uint64_t n, bool wide) {
+    const uint64_t nb = (n + kNusTile - 1) / kNusTile;
+    return nb * (nb + 1) / 2 * kNusTile * kNusTile * (wide ? 4 : 2);
+}
+
+// The longest n whose host table fits `bytes`.
+uint64_t longest_host_fitting(uint64_t bytes, int max_w) {
+    uint64_t lo = 0, hi = uint64_t{1} << 24;
+    while (lo < hi) {
+        const uint64_t mid = (lo + hi + 1) / 2;
+        if (host_table_bytes(mid, needs_wide(mid, max_w)) <= bytes) lo = mid;
+        else hi = mid - 1;
+    }
+    return lo;
+}
+
 std::string gib(uint64_t bytes) {
     char s[32];
     std::snprintf(s, sizeof s, "%.1f GiB", static_cast<double>(bytes) / double(uint64_t{1} << 30));
@@ -201,6 +220,7 @@ public:
 
     std::string name() const override { return "cuda-x" + std::to_string(slots_.size()); }
     NussinovCudaStats last_stats() const override { return stats_; }
+    void set_host_memory_bytes(uint64_t bytes) override { host_bytes_ = bytes; }
     void force_variant(const std::string& name) override {
         if (name.empty()) {
             forced_ = -1;
@@ -228,6 +248,7 @@ private:
     std::vector<std::unique_ptr<Slot>> slots_;
     NussinovCudaStats stats_;
     int forced_ = -1;
+    uint64_t host_bytes_ = 0;
 };
 
 int CudaNussinovEngine::choose(uint64_t n, int max_w, size_t smem_optin) const {
@@ -357,7 +378,22 @@ void CudaNussinovEngine::run_slot(Slot& s, const Job& job) {
     s.kernel_ms = s.traceback_ms = 0;
     s.launches = 0;
     std::fill(std::begin(s.used), std::end(s.used), false);
-    // Memory first: every long sequence of this share must fit before any runs.
+    // Memory first: every long sequence of this share must fit before any runs,
+    // on the card and, for its structure, on the host (the devices' copies
+    // may be held at once, so each takes an equal part of the CPU engine's
+    // budget: docs/nussinov.md §7).
+    if (!s.longs.empty() && job.with_structure) {
+        const uint64_t host_avail = (host_bytes_ != 0 ? host_bytes_ : nussinov_cpu_memory_budget()) / slots_.size();
+        for (uint32_t k : s.longs) {
+            const uint64_t n = job.seqs[k].size(), need = host_table_bytes(n, kVariants[(*job.variant)[k]].wide);
+            if (need > host_avail)
+                throw ResourceError("gpu-nussinov: the structure of a sequence of " + std::to_string(n) + " bases needs " +
+                                    gib(need) + " of host memory for its table (" + gib(host_avail) +
+                                    " usable); the longest this host can trace is " +
+                                    std::to_string(longest_host_fitting(host_avail, job.max_w)) +
+                                    " bases (--no-structure folds longer ones)");
+        }
+    }
     if (!s.longs.empty()) {
         size_t free_bytes = 0, total_bytes = 0;
         WARPDP_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
@@ -495,13 +531,13 @@ void CudaNussinovEngine::run_long(Slot& s, const Job& job, uint32_t k) {
     const int sms = s.prop.multiProcessorCount;
     const LongPlan plan = plan_long(n, sizeof(Cell) == 4, sms);
     const int nb = plan.nb;
-    const size_t tile_smem = nus_tile_smem_bytes<Pack>();
-    if (tile_smem > s.prop.sharedMemPerBlockOptin)
+    const size_t tile_smem = nus_tile_smem_bytes<Pack>(), finish_smem = nus_finish_smem_bytes<Pack>();
+    if (finish_smem > s.prop.sharedMemPerBlockOptin)
         throw ResourceError(std::string("gpu-nussinov: GPU ") + std::to_string(s.device) + " (" + s.prop.name + ") has " +
                             std::to_string(s.prop.sharedMemPerBlockOptin) + " bytes of shared memory a block; the " +
-                            (sizeof(Cell) == 4 ? "32" : "16") + "-bit tiled kernels need " + std::to_string(tile_smem));
+                            (sizeof(Cell) == 4 ? "32" : "16") + "-bit tiled kernels need " + std::to_string(finish_smem));
     WARPDP_CUDA_CHECK(cudaFuncSetAttribute(K.diag, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(tile_smem)));
-    WARPDP_CUDA_CHECK(cudaFuncSetAttribute(K.finish, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(tile_smem)));
+    WARPDP_CUDA_CHECK(cudaFuncSetAttribute(K.finish, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(finish_smem)));
 
     // Tables: the batch scratch is released first so the two never coexist.
     const uint64_t table_bytes = plan.table_bytes;
@@ -538,7 +574,7 @@ void CudaNussinovEngine::run_long(Slot& s, const Job& job, uint32_t k) {
     WARPDP_CUDA_CHECK(cudaEventRecord(s.ev_start->get(), st));
     p.d = 0;
     p.splits = 0;
-    WARPDP_CUDA_CHECK_LAUNCH((K.diag<<<static_cast<unsigned>(nb), kNusFinishThreads, tile_smem, st>>>(p)));
+    WARPDP_CUDA_CHECK_LAUNCH((K.diag<<<static_cast<unsigned>(nb), kNusDiagThreads, tile_smem, st>>>(p)));
     ++s.launches;
     for (int d = 1; d < nb; ++d) {
         p.d = d;
@@ -548,7 +584,7 @@ void CudaNussinovEngine::run_long(Slot& s, const Job& job, uint32_t k) {
                 (K.product<<<static_cast<unsigned>((nb - d) * p.splits), kNusProductThreads, 0, st>>>(p)));
             ++s.launches;
         }
-        WARPDP_CUDA_CHECK_LAUNCH((K.finish<<<static_cast<unsigned>(nb - d), kNusFinishThreads, tile_smem, st>>>(p)));
+        WARPDP_CUDA_CHECK_LAUNCH((K.finish<<<static_cast<unsigned>(nb - d), kNusFinishThreads, finish_smem, st>>>(p)));
         ++s.launches;
     }
     WARPDP_CUDA_CHECK(cudaEventRecord(s.ev_end->get(), st));

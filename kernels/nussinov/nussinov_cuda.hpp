@@ -44,6 +44,11 @@ public:
     // take (16-bit cells too narrow for its largest possible score, a table
     // too large for shared memory) makes fold() throw UsageError.
     virtual void force_variant(const std::string& name) = 0;
+    // What the host copies of long sequences' tables (for their structures)
+    // may take in all; 0, the default, is the CPU engine's budget
+    // (nussinov_cpu_memory_budget). A structure past it makes fold() throw
+    // ResourceError before any work.
+    virtual void set_host_memory_bytes(uint64_t bytes) = 0;
 };
 
 // Device indices may repeat (each entry is its own slot with its own share);

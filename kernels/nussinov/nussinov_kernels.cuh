@@ -49,7 +49,12 @@ namespace warpdp::cuda {
 
 inline constexpr int kNusTile = 128;             // long shape: tile edge B
 inline constexpr int kNusProductThreads = 256;   // 16 x 16 threads, 8 x 8 cells each
-inline constexpr int kNusFinishThreads = 256;
+inline constexpr int kNusDiagThreads = 256;
+// The finish step is a 255-step wavefront per tile whose cells each take up
+// to 254 split terms: more threads per cell shorten every step's serial
+// chain, and that chain, not the arithmetic, sets the step's time
+// (docs/benchmarks.md).
+inline constexpr int kNusFinishThreads = 512;
 inline constexpr int kNusBatchThreads = 256;
 inline constexpr int kNusStageWords = 8;         // product: 32-bit words of k per shared-memory stage
 inline constexpr int kNusStagePitch = kNusTile + 4;  // words; keeps the transposing stores conflict-free
@@ -352,11 +357,17 @@ nus_product_kernel(NusLongParams<typename Pack::Cell> p) {
     }
 }
 
-// Shared memory of the diagonal and finish kernels: the tile, then (finish)
-// the row below it and the column left of it.
+// Shared memory of the diagonal kernel: the tile, and the row below it and
+// the column left of it (used by the finish kernel only).
 template <class Pack>
 constexpr size_t nus_tile_smem_bytes() {
     return sizeof(typename Pack::Cell) * kNusTile * Pack::kTilePitch + sizeof(int) * (2 * kNusTile + 1);
+}
+// The finish kernel's: that, then copies of the two finished diagonal tiles
+// its in-tile terms read, (I,I) by rows and (J,J) by V's rows.
+template <class Pack>
+constexpr size_t nus_finish_smem_bytes() {
+    return nus_tile_smem_bytes<Pack>() + 2 * sizeof(typename Pack::Cell) * kNusTile * Pack::kTilePitch;
 }
 
 // Stores the finished tile (I,J) from shared memory: U(I,J) row by row, V(J,I)
@@ -383,7 +394,7 @@ __device__ void nus_store_tile(const NusLongParams<typename Pack::Cell>& p, cons
 
 // Tiles (I,I) of the diagonal: a triangle wavefront by interval length.
 template <class Pack>
-__global__ void __launch_bounds__(kNusFinishThreads)
+__global__ void __launch_bounds__(kNusDiagThreads)
 nus_diag_kernel(NusLongParams<typename Pack::Cell> p) {
     using Cell = typename Pack::Cell;
     constexpr int B = kNusTile, TP = Pack::kTilePitch;
@@ -392,11 +403,11 @@ nus_diag_kernel(NusLongParams<typename Pack::Cell> p) {
     const int tid = threadIdx.x, I = blockIdx.x;
     const uint8_t* a = p.codes + static_cast<uint64_t>(I) * B;
     const NusRules& R = p.rules;
-    for (int x = tid; x < B * TP; x += kNusFinishThreads) T[x] = Cell(0);
+    for (int x = tid; x < B * TP; x += kNusDiagThreads) T[x] = Cell(0);
     __syncthreads();
     for (int len = 1; len < B; ++len) {
         const int m = B - len;
-        const int g = nus_group_size(kNusFinishThreads, m);
+        const int g = nus_group_size(kNusDiagThreads, m);
         const int grp = tid / g, h = tid % g;
         const bool live = grp < m;
         const int r = live ? grp : 0, c = r + len;
@@ -426,6 +437,8 @@ nus_finish_kernel(NusLongParams<typename Pack::Cell> p) {
     Cell* T = reinterpret_cast<Cell*>(nus_smem);
     int* below = reinterpret_cast<int*>(nus_smem + sizeof(Cell) * B * TP);  // [c] = C((I+1)B, JB+c)
     int* left = below + B;                                                  // [r] = C(IB+r, JB-1), r in [0, B]
+    Cell* di = reinterpret_cast<Cell*>(left + B + 1);  // [r * TP + kk] = C(IB+r, IB+kk)
+    Cell* dj = di + B * TP;                            // [c * TP + kk] = C(JB+kk+1, JB+c)
     const int tid = threadIdx.x, q = blockIdx.x, I = q, J = q + p.d, tiles = p.nb - p.d;
     const NusRules& R = p.rules;
     const uint8_t* ai = p.codes + static_cast<uint64_t>(I) * B;
@@ -442,8 +455,12 @@ nus_finish_kernel(NusLongParams<typename Pack::Cell> p) {
         left[x] = static_cast<int>(ul[x * B + B - 1]);
     }
     if (tid == 0) left[B] = p.d >= 2 ? static_cast<int>(nus_u_tile(p, I + 1, J - 1)[B - 1]) : 0;
-    const Cell* di = nus_u_tile(p, I, I);  // [r][kk] = C(IB+r, IB+kk)
-    const Cell* dj = nus_v_tile(p, J, J);  // [c][kk] = C(JB+kk+1, JB+c)
+    const Cell* gi = nus_u_tile(p, I, I);
+    const Cell* gj = nus_v_tile(p, J, J);
+    for (int x = tid; x < B * B; x += kNusFinishThreads) {
+        di[(x / B) * TP + x % B] = gi[x];
+        dj[(x / B) * TP + x % B] = gj[x];
+    }
     __syncthreads();
     // Step t: cells with (B-1-r) + c = t, each with t + 1 split terms.
     for (int t = 0; t <= 2 * B - 2; ++t) {
@@ -454,10 +471,10 @@ nus_finish_kernel(NusLongParams<typename Pack::Cell> p) {
         const int rr = live ? lo + grp : lo, r = B - 1 - rr, c = t - rr;
         int best = 0;
         if (live) {
-            const Cell* dr = di + r * B;
+            const Cell* dr = di + r * TP;
             for (int kk = r + h; kk < B - 1; kk += g)
                 best = max(best, static_cast<int>(dr[kk]) + static_cast<int>(T[(kk + 1) * TP + c]));
-            const Cell* dc = dj + c * B;
+            const Cell* dc = dj + c * TP;
             for (int kk = h; kk < c; kk += g) best = max(best, static_cast<int>(T[r * TP + kk]) + static_cast<int>(dc[kk]));
             if (h == 0) {
                 best = max(best, static_cast<int>(dr[B - 1]) + below[c]);

@@ -232,4 +232,26 @@ TEST_CASE("refusals: 16-bit instance beyond 16 bits, a sequence past the card's 
         MESSAGE(msg);
         CHECK(msg.find("longest") != std::string::npos);
     }
+
+    // A long sequence's structure needs its table on the host: 3,000 bases
+    // take 24 tiles a side, 300 tiles of 32 KiB (16-bit cells), 9.4 MiB.
+    const std::vector<uint8_t> mid = random_rna(3000);
+    const std::vector<std::span<const uint8_t>> mid_spans = {mid};
+    gpu->force_variant("long16");
+    gpu->set_host_memory_bytes(uint64_t{9} << 20);
+    try {
+        gpu->fold(mid_spans, NussinovParams{}, true, out);
+        FAIL("a structure past the host budget was traced");
+    } catch (const ResourceError& e) {
+        const std::string msg = e.what();
+        MESSAGE(msg);
+        CHECK(msg.find("host memory") != std::string::npos);
+        CHECK(msg.find("--no-structure") != std::string::npos);
+    }
+    gpu->fold(mid_spans, NussinovParams{}, false, out);  // scores need no host copy
+    const int64_t score = out[0].score;
+    gpu->set_host_memory_bytes(uint64_t{10} << 20);
+    gpu->fold(mid_spans, NussinovParams{}, true, out);
+    CHECK(out[0].score == score);
+    CHECK(out[0].structure.size() == mid.size());
 }
