@@ -6,8 +6,6 @@
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
-#include <exception>
-#include <future>
 #include <limits>
 #include <memory>
 #include <optional>
@@ -92,19 +90,7 @@ int run(int argc, char** argv) {
     const DeviceChoice dev = resolve_device(common.device);
     std::unique_ptr<NussinovEngine> engine =
         dev.cuda ? make_nussinov_cuda_engine(dev.gpus) : make_nussinov_cpu_engine(common.threads);
-    std::unique_ptr<NussinovEngine> cpu_fallback;  // --device auto: what the GPUs cannot hold, or fold slowly
-    // --device auto: the GPUs take the sequences their shared-memory batch
-    // kernels hold and those of at least kGpuLongFrom bases; in between the
-    // GPU folds from global memory or in few tiles, slower than the CPU engine
-    // on a host of many cores (docs/nussinov.md §10), so the CPU takes those,
-    // while the GPUs fold the rest.
-    constexpr uint64_t kGpuLongFrom = 10000;
-    const bool split = dev.cuda && common.device == "auto";
-    const uint64_t gpu_short_max =
-        split ? nussinov_cuda_shared_batch_max_length(dev.gpus.front(),
-                                                      std::max({params.w_gc, params.w_au, params.gu ? params.w_gu : 0}))
-              : 0;
-    const auto on_gpu = [&](uint64_t n) { return !split || n <= gpu_short_max || n >= kGpuLongFrom; };
+    std::unique_ptr<NussinovEngine> cpu_fallback;  // --device auto: what the GPUs cannot hold
     const uint64_t budget = nussinov_cpu_memory_budget();
 
     using clock = std::chrono::steady_clock;
@@ -170,31 +156,7 @@ int run(int argc, char** argv) {
         folds.assign(batch.size(), {});
         const auto e0 = clock::now();
         try {
-            std::vector<size_t> gpu_at, cpu_at;
-            for (size_t r = 0; r < seqs.size(); ++r) (on_gpu(seqs[r].size()) ? gpu_at : cpu_at).push_back(r);
-            if (cpu_at.empty()) {
-                engine->fold(seqs, params, with_structure, folds);
-            } else {
-                for (size_t r : cpu_at) check_cpu_memory(batch.names[r], seqs[r].size(), params, budget);
-                if (!cpu_fallback) cpu_fallback = make_nussinov_cpu_engine(common.threads);
-                const auto fold_part = [&](NussinovEngine& e, const std::vector<size_t>& at) {
-                    std::vector<std::span<const uint8_t>> part;
-                    for (size_t r : at) part.push_back(seqs[r]);
-                    std::vector<NussinovFold> got(at.size());
-                    e.fold(part, params, with_structure, got);
-                    for (size_t j = 0; j < at.size(); ++j) folds[at[j]] = std::move(got[j]);
-                };
-                auto cpu_done = std::async(std::launch::async, [&] { fold_part(*cpu_fallback, cpu_at); });
-                std::exception_ptr gpu_error;
-                try {
-                    if (!gpu_at.empty()) fold_part(*engine, gpu_at);
-                } catch (...) {
-                    gpu_error = std::current_exception();
-                }
-                cpu_done.get();
-                if (gpu_error) std::rethrow_exception(gpu_error);
-                if (ran_on.find('+') == std::string::npos) ran_on += "+" + cpu_fallback->name();
-            }
+            engine->fold(seqs, params, with_structure, folds);
         } catch (const ResourceError& e) {
             if (!dev.cuda || common.device != "auto") throw;
             // --device auto: a sequence too long for the GPUs folds on the CPU if the host holds it.

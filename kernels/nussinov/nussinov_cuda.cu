@@ -37,25 +37,22 @@ namespace {
 
 using namespace warpdp::cuda;
 
-enum class Shape { batch_smem, batch_global, tiles };
+enum class Shape { batch_smem, tiles };
 
 template <class Pack>
 struct NusKernels {
     using Cell = typename Pack::Cell;
     void (*batch_smem)(NusBatchParams<Cell>);
-    void (*batch_global)(NusBatchParams<Cell>);
     void (*diag)(NusLongParams<Cell>);
     void (*product)(NusLongParams<Cell>);
     void (*finish)(NusLongParams<Cell>);
 };
 
 // The kernel instances of each cell width.
-const NusKernels<NusPack16> kKernels16 = {nus_batch_kernel<NusPack16, true>, nus_batch_kernel<NusPack16, false>,
-                                          nus_diag_kernel<NusPack16>, nus_product_kernel<NusPack16>,
-                                          nus_finish_kernel<NusPack16>};
-const NusKernels<NusPack32> kKernels32 = {nus_batch_kernel<NusPack32, true>, nus_batch_kernel<NusPack32, false>,
-                                          nus_diag_kernel<NusPack32>, nus_product_kernel<NusPack32>,
-                                          nus_finish_kernel<NusPack32>};
+const NusKernels<NusPack16> kKernels16 = {nus_batch_kernel<NusPack16>, nus_diag_kernel<NusPack16>,
+                                          nus_product_kernel<NusPack16>, nus_finish_kernel<NusPack16>};
+const NusKernels<NusPack32> kKernels32 = {nus_batch_kernel<NusPack32>, nus_diag_kernel<NusPack32>,
+                                          nus_product_kernel<NusPack32>, nus_finish_kernel<NusPack32>};
 template <class Pack>
 const NusKernels<Pack>& kernels() {
     if constexpr (sizeof(typename Pack::Cell) == 2) return kKernels16;
@@ -70,9 +67,10 @@ struct NusVariant {
 
 // The one table of instances; stats list the used ones in this order.
 const NusVariant kVariants[] = {
-    {"batch16_smem", Shape::batch_smem, false}, {"batch16_global", Shape::batch_global, false},
-    {"batch32_smem", Shape::batch_smem, true},  {"batch32_global", Shape::batch_global, true},
-    {"long16", Shape::tiles, false},            {"long32", Shape::tiles, true},
+    {"batch16_smem", Shape::batch_smem, false},
+    {"batch32_smem", Shape::batch_smem, true},
+    {"long16", Shape::tiles, false},
+    {"long32", Shape::tiles, true},
 };
 constexpr int kNumVariants = static_cast<int>(sizeof(kVariants) / sizeof(kVariants[0]));
 
@@ -98,32 +96,48 @@ uint64_t batch_table_bytes(uint32_t len, bool wide) {
     return cells * (wide ? 4 : 2);
 }
 
-// K-split of the product on diagonal d: enough blocks to fill the device
-// while whole-tile ranges remain.
-int product_splits(int nb, int d, int sms) {
+// The tiled kernels fold sequences of up to this many tiles a side many at
+// once (a launch's grid y is the sequence), each traced on the GPU by a warp:
+// the batch kernels in global memory, one block walking a sequence's
+// anti-diagonals, are many times slower there. Longer ones fold one at a
+// time and are traced on the host from the copied table.
+constexpr int kTilesBatchMaxTiles = 16;
+
+// K-split of the product on diagonal d for `count` sequences at once: enough
+// blocks to fill the device while whole-tile ranges remain.
+int product_splits(int nb, int d, int sms, uint64_t count) {
     if (d < 2) return 0;
-    const int tiles = nb - d, target = 4 * std::max(sms, 1);
-    return std::clamp((target + tiles - 1) / tiles, 1, d - 1);
+    const uint64_t tiles = uint64_t(nb - d) * count, target = 4 * uint64_t(std::max(sms, 1));
+    return static_cast<int>(std::clamp<uint64_t>((target + tiles - 1) / tiles, 1, uint64_t(d - 1)));
 }
 
 struct LongPlan {
     int nb = 0;
+    uint64_t count = 1;          // sequences folded at once
+    bool gpu_trace = false;      // traced by nus_tiles_trace_kernel
     uint64_t tiles = 0;          // nb (nb + 1) / 2
-    uint64_t table_bytes = 0;    // U + V
-    uint64_t partial_tiles = 0;  // the largest splits * tiles of one diagonal
-    uint64_t bytes = 0;          // all device memory of one sequence
+    uint64_t table_bytes = 0;    // U + V, all sequences
+    uint64_t partial_cells = 0;  // a sequence's: the largest splits * tiles * B * B of one diagonal
+    uint64_t bytes = 0;          // all device memory of the launch
 };
 
-LongPlan plan_long(uint64_t n, bool wide, int sms) {
+LongPlan plan_tiles(int nb, bool wide, int sms, uint64_t count) {
     LongPlan p;
-    p.nb = static_cast<int>((n + kNusTile - 1) / kNusTile);
-    p.tiles = static_cast<uint64_t>(p.nb) * (p.nb + 1) / 2;
-    const uint64_t tile_cells = uint64_t{kNusTile} * kNusTile;
-    p.table_bytes = 2 * p.tiles * tile_cells * (wide ? 4 : 2);
-    for (int d = 2; d < p.nb; ++d)
-        p.partial_tiles = std::max<uint64_t>(p.partial_tiles, uint64_t(product_splits(p.nb, d, sms)) * (p.nb - d));
-    p.bytes = p.table_bytes + p.partial_tiles * tile_cells * 4 + uint64_t(p.nb) * kNusTile;
+    p.nb = nb;
+    p.count = count;
+    p.gpu_trace = nb <= kTilesBatchMaxTiles;
+    p.tiles = static_cast<uint64_t>(nb) * (nb + 1) / 2;
+    const uint64_t tile_cells = uint64_t{kNusTile} * kNusTile, span = uint64_t(nb) * kNusTile;
+    p.table_bytes = count * 2 * p.tiles * tile_cells * (wide ? 4 : 2);
+    for (int d = 2; d < nb; ++d)
+        p.partial_cells = std::max<uint64_t>(p.partial_cells, uint64_t(product_splits(nb, d, sms, count)) * (nb - d) * tile_cells);
+    const uint64_t trace = p.gpu_trace ? span + 4 * 2 * (span + 2) + 8 : 0;  // structure, stack, len, score
+    p.bytes = p.table_bytes + count * (p.partial_cells * 4 + span + trace);
     return p;
+}
+
+LongPlan plan_long(uint64_t n, bool wide, int sms) {
+    return plan_tiles(static_cast<int>((n + kNusTile - 1) / kNusTile), wide, sms, 1);
 }
 
 // The longest n whose plan fits `bytes` (cell width by n and max_w).
@@ -182,7 +196,7 @@ struct Slot {
     DeviceBuffer<uint32_t> len;
     DeviceBuffer<int32_t> score, stack;
     DeviceBuffer<char> structure;
-    DeviceBuffer<uint8_t> scratch;  // batch tables (global instances) or long tables
+    DeviceBuffer<uint8_t> scratch;  // the tiled kernels' tables
     DeviceBuffer<int32_t> partial;
     // Per fold() call.
     std::vector<uint32_t> batch;  // sequence indices
@@ -241,9 +255,9 @@ private:
     int choose(uint64_t n, int max_w, size_t smem_optin) const;
     void run_slot(Slot& s, const Job& job);
     template <class Pack>
-    void run_batch(Slot& s, const Job& job, std::span<const uint32_t> items, bool shared);
+    void run_batch(Slot& s, const Job& job, std::span<const uint32_t> items);
     template <class Pack>
-    void run_long(Slot& s, const Job& job, uint32_t k);
+    void run_tiles(Slot& s, const Job& job, std::span<const uint32_t> items);
 
     std::vector<std::unique_ptr<Slot>> slots_;
     NussinovCudaStats stats_;
@@ -266,10 +280,10 @@ int CudaNussinovEngine::choose(uint64_t n, int max_w, size_t smem_optin) const {
                              " bases is too long for the batch kernels");
         return forced_;
     }
-    if (n > kBatchMaxLength) return variant_index(Shape::tiles, wide);
-    // Shared tables only where two blocks fit a multiprocessor.
-    const bool smem = batch_table_bytes(static_cast<uint32_t>(n), wide) * 2 <= smem_optin;
-    return variant_index(smem ? Shape::batch_smem : Shape::batch_global, wide);
+    // Shared tables only where two blocks fit a multiprocessor; the tiled
+    // kernels fold the rest, many at once where they are short.
+    const bool smem = n <= kBatchMaxLength && batch_table_bytes(static_cast<uint32_t>(n), wide) * 2 <= smem_optin;
+    return variant_index(smem ? Shape::batch_smem : Shape::tiles, wide);
 }
 
 void CudaNussinovEngine::fold(std::span<const std::span<const uint8_t>> seqs, const NussinovParams& p, bool with_structure,
@@ -386,6 +400,7 @@ void CudaNussinovEngine::run_slot(Slot& s, const Job& job) {
         const uint64_t host_avail = (host_bytes_ != 0 ? host_bytes_ : nussinov_cpu_memory_budget()) / slots_.size();
         for (uint32_t k : s.longs) {
             const uint64_t n = job.seqs[k].size(), need = host_table_bytes(n, kVariants[(*job.variant)[k]].wide);
+            if (plan_long(n, false, 1).gpu_trace) continue;
             if (need > host_avail)
                 throw ResourceError("gpu-nussinov: the structure of a sequence of " + std::to_string(n) + " bases needs " +
                                     gib(need) + " of host memory for its table (" + gib(host_avail) +
@@ -418,25 +433,34 @@ void CudaNussinovEngine::run_slot(Slot& s, const Job& job) {
             if ((*job.variant)[k] == v) items.push_back(k);
         if (items.empty()) continue;
         s.used[v] = true;
-        const bool shared = kVariants[v].shape == Shape::batch_smem;
-        if (kVariants[v].wide) run_batch<NusPack32>(s, job, items, shared);
-        else run_batch<NusPack16>(s, job, items, shared);
+        if (kVariants[v].wide) run_batch<NusPack32>(s, job, items);
+        else run_batch<NusPack16>(s, job, items);
     }
-    for (uint32_t k : s.longs) {
-        const int v = (*job.variant)[k];
+    // Tiled sequences (longest first) in runs of one tile count and cell
+    // width: those short enough fold together, longer ones one at a time.
+    for (size_t x = 0; x < s.longs.size();) {
+        const int v = (*job.variant)[s.longs[x]];
+        const uint64_t nb = (job.seqs[s.longs[x]].size() + kNusTile - 1) / kNusTile;
+        size_t y = x + 1;
+        if (nb <= uint64_t(kTilesBatchMaxTiles))
+            while (y < s.longs.size() && (*job.variant)[s.longs[y]] == v &&
+                   (job.seqs[s.longs[y]].size() + kNusTile - 1) / kNusTile == nb)
+                ++y;
         s.used[v] = true;
-        if (kVariants[v].wide) run_long<NusPack32>(s, job, k);
-        else run_long<NusPack16>(s, job, k);
+        const std::span<const uint32_t> items(s.longs.data() + x, y - x);
+        if (kVariants[v].wide) run_tiles<NusPack32>(s, job, items);
+        else run_tiles<NusPack16>(s, job, items);
+        x = y;
     }
     s.device_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
 
 template <class Pack>
-void CudaNussinovEngine::run_batch(Slot& s, const Job& job, std::span<const uint32_t> items, bool shared) {
+void CudaNussinovEngine::run_batch(Slot& s, const Job& job, std::span<const uint32_t> items) {
     using Cell = typename Pack::Cell;
     cudaStream_t st = s.stream->get();
     const auto& K = kernels<Pack>();
-    auto kernel = shared ? K.batch_smem : K.batch_global;
+    auto kernel = K.batch_smem;
     const size_t count = items.size();
     uint32_t max_len = 0;
     uint64_t code_bytes = 0, out_bytes = 0;
@@ -455,22 +479,23 @@ void CudaNussinovEngine::run_batch(Slot& s, const Job& job, std::span<const uint
 
     // Grid: as many blocks as fit the device at once, no more than sequences.
     const uint64_t table_cells = (nus_batch_table_cells(max_len) + 7) / 8 * 8;
-    const size_t smem = shared ? table_cells * sizeof(Cell) : 0;
-    if (shared) {
-        if (smem > s.prop.sharedMemPerBlockOptin)
-            throw UsageError("gpu-nussinov: the batch tables of " + std::to_string(max_len) + " bases exceed shared memory");
-        WARPDP_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
-    }
+    const size_t smem = table_cells * sizeof(Cell);
+    if (smem > s.prop.sharedMemPerBlockOptin)
+        throw UsageError("gpu-nussinov: the batch tables of " + std::to_string(max_len) + " bases exceed shared memory");
+    // The card's limit, not this launch's need: slots on one device run
+    // concurrently, and a smaller value set by another would fail this launch.
+    WARPDP_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                           static_cast<int>(s.prop.sharedMemPerBlockOptin)));
     int per_sm = 0;
     WARPDP_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kNusBatchThreads, smem));
     uint64_t blocks = std::min<uint64_t>(count, uint64_t(std::max(per_sm, 1)) * s.prop.multiProcessorCount);
     const uint64_t stack_words = job.with_structure ? 2 * (uint64_t{max_len} + 2) : 0;
-    // Memory plan: the global tables take what the other buffers leave, up to half of what is free.
+    // Memory plan: the traceback stacks take what the other buffers leave, up to half of what is free.
     size_t free_bytes = 0, total_bytes = 0;
     WARPDP_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
     const uint64_t fixed = code_bytes + count * (2 * sizeof(uint64_t) + sizeof(uint32_t) + sizeof(int32_t)) +
                            (job.with_structure ? out_bytes : 0);
-    const uint64_t per_block = (shared ? 0 : table_cells * sizeof(Cell)) + stack_words * sizeof(int32_t);
+    const uint64_t per_block = stack_words * sizeof(int32_t);
     const uint64_t budget = (free_bytes + s.scratch.size()) / 2;
     if (fixed + per_block > budget)
         throw ResourceError("gpu-nussinov: GPU " + std::to_string(s.device) + " cannot hold a batch of " +
@@ -481,7 +506,6 @@ void CudaNussinovEngine::run_batch(Slot& s, const Job& job, std::span<const uint
     s.codes.reserve(std::max<uint64_t>(code_bytes, 16));
     s.off.reserve(count), s.out_off.reserve(count), s.len.reserve(count), s.score.reserve(count);
     if (job.with_structure) s.structure.reserve(std::max<uint64_t>(out_bytes, 1)), s.stack.reserve(blocks * stack_words);
-    if (!shared) s.scratch.reserve(blocks * table_cells * sizeof(Cell));
     WARPDP_CUDA_CHECK(cudaMemcpyAsync(s.codes.get(), codes.data(), code_bytes, cudaMemcpyHostToDevice, st));
     WARPDP_CUDA_CHECK(cudaMemcpyAsync(s.off.get(), off.data(), count * sizeof(uint64_t), cudaMemcpyHostToDevice, st));
     WARPDP_CUDA_CHECK(cudaMemcpyAsync(s.out_off.get(), out_off.data(), count * sizeof(uint64_t), cudaMemcpyHostToDevice, st));
@@ -490,8 +514,6 @@ void CudaNussinovEngine::run_batch(Slot& s, const Job& job, std::span<const uint
     NusBatchParams<Cell> p;
     p.seqs = NusBatchSeqs{s.codes.get(), s.off.get(), s.len.get(), s.out_off.get(), static_cast<uint32_t>(count)};
     p.rules = job.rules;
-    p.scratch = shared ? nullptr : reinterpret_cast<Cell*>(s.scratch.get());
-    p.table_cells = table_cells;
     p.stack = job.with_structure ? s.stack.get() : nullptr;
     p.stack_words = stack_words;
     p.score = s.score.get();
@@ -521,97 +543,158 @@ void CudaNussinovEngine::run_batch(Slot& s, const Job& job, std::span<const uint
 }
 
 template <class Pack>
-void CudaNussinovEngine::run_long(Slot& s, const Job& job, uint32_t k) {
+void CudaNussinovEngine::run_tiles(Slot& s, const Job& job, std::span<const uint32_t> items) {
     using Cell = typename Pack::Cell;
     constexpr uint64_t B = kNusTile, tile_cells = B * B;
     cudaStream_t st = s.stream->get();
     const auto& K = kernels<Pack>();
-    const auto seq = job.seqs[k];
-    const uint64_t n = seq.size();
     const int sms = s.prop.multiProcessorCount;
-    const LongPlan plan = plan_long(n, sizeof(Cell) == 4, sms);
-    const int nb = plan.nb;
+    const bool wide = sizeof(Cell) == 4;
+    const int nb = static_cast<int>((job.seqs[items[0]].size() + B - 1) / B);
+    const uint64_t span = uint64_t(nb) * B;
     const size_t tile_smem = nus_tile_smem_bytes<Pack>(), finish_smem = nus_finish_smem_bytes<Pack>();
     if (finish_smem > s.prop.sharedMemPerBlockOptin)
         throw ResourceError(std::string("gpu-nussinov: GPU ") + std::to_string(s.device) + " (" + s.prop.name + ") has " +
                             std::to_string(s.prop.sharedMemPerBlockOptin) + " bytes of shared memory a block; the " +
-                            (sizeof(Cell) == 4 ? "32" : "16") + "-bit tiled kernels need " + std::to_string(finish_smem));
+                            (wide ? "32" : "16") + "-bit tiled kernels need " + std::to_string(finish_smem));
     WARPDP_CUDA_CHECK(cudaFuncSetAttribute(K.diag, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(tile_smem)));
     WARPDP_CUDA_CHECK(cudaFuncSetAttribute(K.finish, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(finish_smem)));
 
-    // Tables: the batch scratch is released first so the two never coexist.
-    const uint64_t table_bytes = plan.table_bytes;
-    try {
-        if (s.scratch.size() < table_bytes) {
-            s.scratch.reset(0);
-            s.scratch.reset(table_bytes);
-        }
-        s.partial.reserve(std::max<uint64_t>(plan.partial_tiles * tile_cells, 1));
-        s.codes.reserve(uint64_t(nb) * B);
-    } catch (const ResourceError&) {
-        static_cast<void>(cudaGetLastError());
-        s.scratch.reset(0);
-        s.partial.reset(0);
-        size_t free_bytes = 0, total_bytes = 0;
-        WARPDP_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
-        const uint64_t avail = free_bytes > kDeviceReserve ? free_bytes - kDeviceReserve : 0;
-        throw ResourceError("gpu-nussinov: a sequence of " + std::to_string(n) + " bases needs " + gib(plan.bytes) +
-                            " on GPU " + std::to_string(s.device) + " (" + s.prop.name + "), which could not be allocated; " +
-                            "the longest this card can fold now is " +
-                            std::to_string(longest_fitting(avail, job.max_w, sms)) + " bases");
-    }
-    std::vector<uint8_t> codes(uint64_t(nb) * B, static_cast<uint8_t>(kNusCodeOther));
-    std::memcpy(codes.data(), seq.data(), n);
-    WARPDP_CUDA_CHECK(cudaMemcpyAsync(s.codes.get(), codes.data(), codes.size(), cudaMemcpyHostToDevice, st));
+    // As many sequences at once as the card holds (one always fits: run_slot
+    // checked), within the grid's y limit.
+    size_t free_bytes = 0, total_bytes = 0;
+    WARPDP_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+    const uint64_t held = s.scratch.size() + s.partial.size() * sizeof(int32_t) + s.codes.size() +
+                          s.stack.size() * sizeof(int32_t) + s.structure.size();
+    const uint64_t avail = free_bytes + held > kDeviceReserve ? free_bytes + held - kDeviceReserve : 0;
+    uint64_t chunk = std::min<uint64_t>(items.size(), 65535);
+    while (chunk > 1 && plan_tiles(nb, wide, sms, chunk).bytes > avail) chunk = chunk * 3 / 4;
 
-    NusLongParams<Cell> p;
-    p.U = reinterpret_cast<Cell*>(s.scratch.get());
-    p.V = p.U + plan.tiles * tile_cells;
-    p.partial = s.partial.get();
-    p.codes = s.codes.get();
-    p.rules = job.rules;
-    p.nb = nb;
-    WARPDP_CUDA_CHECK(cudaEventRecord(s.ev_start->get(), st));
-    p.d = 0;
-    p.splits = 0;
-    WARPDP_CUDA_CHECK_LAUNCH((K.diag<<<static_cast<unsigned>(nb), kNusDiagThreads, tile_smem, st>>>(p)));
-    ++s.launches;
-    for (int d = 1; d < nb; ++d) {
-        p.d = d;
-        p.splits = product_splits(nb, d, sms);
-        if (p.splits > 0) {
-            WARPDP_CUDA_CHECK_LAUNCH(
-                (K.product<<<static_cast<unsigned>((nb - d) * p.splits), kNusProductThreads, 0, st>>>(p)));
+    for (size_t first = 0; first < items.size(); first += chunk) {
+        const uint64_t count = std::min<uint64_t>(chunk, items.size() - first);
+        const LongPlan plan = plan_tiles(nb, wide, sms, count);
+        const uint64_t seq_cells = plan.tiles * tile_cells;
+        try {
+            if (s.scratch.size() < plan.table_bytes) {
+                s.scratch.reset(0);
+                s.scratch.reset(plan.table_bytes);
+            }
+            s.partial.reserve(std::max<uint64_t>(count * plan.partial_cells, 1));
+            s.codes.reserve(count * span);
+            if (plan.gpu_trace) {
+                s.len.reserve(count), s.score.reserve(count);
+                if (job.with_structure) s.structure.reserve(count * span), s.stack.reserve(count * 2 * (span + 2));
+            }
+        } catch (const ResourceError&) {
+            static_cast<void>(cudaGetLastError());
+            s.scratch.reset(0);
+            s.partial.reset(0);
+            WARPDP_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+            const uint64_t now = free_bytes > kDeviceReserve ? free_bytes - kDeviceReserve : 0;
+            throw ResourceError("gpu-nussinov: " + std::to_string(count) + " sequence(s) of " + std::to_string(span) +
+                                " padded bases need " + gib(plan.bytes) + " on GPU " + std::to_string(s.device) + " (" +
+                                s.prop.name + "), which could not be allocated; the longest this card can fold now is " +
+                                std::to_string(longest_fitting(now, job.max_w, sms)) + " bases");
+        }
+        std::vector<uint8_t> codes(count * span, static_cast<uint8_t>(kNusCodeOther));
+        std::vector<uint32_t> len(count);
+        for (uint64_t q = 0; q < count; ++q) {
+            const auto seq = job.seqs[items[first + q]];
+            std::memcpy(codes.data() + q * span, seq.data(), seq.size());
+            len[q] = static_cast<uint32_t>(seq.size());
+        }
+        WARPDP_CUDA_CHECK(cudaMemcpyAsync(s.codes.get(), codes.data(), codes.size(), cudaMemcpyHostToDevice, st));
+        if (plan.gpu_trace)
+            WARPDP_CUDA_CHECK(cudaMemcpyAsync(s.len.get(), len.data(), count * sizeof(uint32_t), cudaMemcpyHostToDevice, st));
+
+        NusLongParams<Cell> p;
+        p.U = reinterpret_cast<Cell*>(s.scratch.get());
+        p.V = p.U + count * seq_cells;
+        p.partial = s.partial.get();
+        p.codes = s.codes.get();
+        p.rules = job.rules;
+        p.nb = nb;
+        p.seq_cells = seq_cells;
+        p.partial_cells = plan.partial_cells;
+        const auto grid = [&](uint64_t x) { return dim3(static_cast<unsigned>(x), static_cast<unsigned>(count)); };
+        WARPDP_CUDA_CHECK(cudaEventRecord(s.ev_start->get(), st));
+        p.d = 0;
+        p.splits = 0;
+        WARPDP_CUDA_CHECK_LAUNCH((K.diag<<<grid(nb), kNusDiagThreads, tile_smem, st>>>(p)));
+        ++s.launches;
+        for (int d = 1; d < nb; ++d) {
+            p.d = d;
+            p.splits = product_splits(nb, d, sms, count);
+            if (p.splits > 0) {
+                WARPDP_CUDA_CHECK_LAUNCH((K.product<<<grid(uint64_t(nb - d) * p.splits), kNusProductThreads, 0, st>>>(p)));
+                ++s.launches;
+            }
+            WARPDP_CUDA_CHECK_LAUNCH((K.finish<<<grid(nb - d), kNusFinishThreads, finish_smem, st>>>(p)));
             ++s.launches;
         }
-        WARPDP_CUDA_CHECK_LAUNCH((K.finish<<<static_cast<unsigned>(nb - d), kNusFinishThreads, finish_smem, st>>>(p)));
-        ++s.launches;
-    }
-    WARPDP_CUDA_CHECK(cudaEventRecord(s.ev_end->get(), st));
+        if (plan.gpu_trace) {
+            NusTilesTraceParams<Cell> t;
+            t.U = p.U;
+            t.seq_cells = seq_cells;
+            t.codes = s.codes.get();
+            t.nb = nb;
+            t.len = s.len.get();
+            t.count = static_cast<uint32_t>(count);
+            t.rules = job.rules;
+            t.score = s.score.get();
+            t.structure = job.with_structure ? s.structure.get() : nullptr;
+            t.stack = job.with_structure ? s.stack.get() : nullptr;
+            const unsigned blocks = static_cast<unsigned>((count + kNusTraceWarps - 1) / kNusTraceWarps);
+            WARPDP_CUDA_CHECK_LAUNCH((nus_tiles_trace_kernel<Cell><<<blocks, 32 * kNusTraceWarps, 0, st>>>(t)));
+            ++s.launches;
+        }
+        WARPDP_CUDA_CHECK(cudaEventRecord(s.ev_end->get(), st));
 
-    auto at = [](uint64_t i, uint64_t j) { return nus_tri(i / B, j / B) * tile_cells + (i % B) * B + j % B; };
-    NussinovFold& f = job.out[k];
-    f = NussinovFold{};
-    if (!job.with_structure) {
-        Cell top{};
-        WARPDP_CUDA_CHECK(cudaMemcpyAsync(&top, p.U + at(0, n - 1), sizeof(Cell), cudaMemcpyDeviceToHost, st));
-        WARPDP_CUDA_CHECK(cudaStreamSynchronize(st));
-        f.score = static_cast<int64_t>(top);
-    } else {
-        // The upper tiles only (V repeats them), into pageable memory: the
-        // traceback reads a few cells per base, so the copy dominates anyway.
-        const uint64_t cells = plan.tiles * tile_cells;
-        std::unique_ptr<Cell[]> host(new Cell[cells]);  // not zero-filled: the copy writes every cell
-        WARPDP_CUDA_CHECK(cudaMemcpyAsync(host.get(), p.U, cells * sizeof(Cell), cudaMemcpyDeviceToHost, st));
-        WARPDP_CUDA_CHECK(cudaStreamSynchronize(st));
-        const auto t0 = std::chrono::steady_clock::now();
-        f = nussinov_traceback(seq, *job.params,
-                               [&](int64_t i, int64_t j) { return static_cast<int64_t>(host[at(uint64_t(i), uint64_t(j))]); });
-        s.traceback_ms += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+        if (plan.gpu_trace) {
+            std::vector<int32_t> score(count);
+            std::string structure(job.with_structure ? count * span : 0, '\0');
+            WARPDP_CUDA_CHECK(cudaMemcpyAsync(score.data(), s.score.get(), count * sizeof(int32_t), cudaMemcpyDeviceToHost, st));
+            if (job.with_structure)
+                WARPDP_CUDA_CHECK(cudaMemcpyAsync(structure.data(), s.structure.get(), structure.size(), cudaMemcpyDeviceToHost, st));
+            WARPDP_CUDA_CHECK(cudaStreamSynchronize(st));
+            for (uint64_t q = 0; q < count; ++q) {
+                NussinovFold& f = job.out[items[first + q]];
+                f = NussinovFold{};
+                f.score = score[q];
+                if (job.with_structure) {
+                    f.structure.assign(structure, q * span, len[q]);
+                    f.pairs = static_cast<uint64_t>(std::count(f.structure.begin(), f.structure.end(), '('));
+                }
+            }
+        } else {
+            // One sequence (count is 1 past kTilesBatchMaxTiles).
+            const auto seq = job.seqs[items[first]];
+            const uint64_t n = seq.size();
+            auto at = [](uint64_t i, uint64_t j) { return nus_tri(i / B, j / B) * tile_cells + (i % B) * B + j % B; };
+            NussinovFold& f = job.out[items[first]];
+            f = NussinovFold{};
+            if (!job.with_structure) {
+                Cell top{};
+                WARPDP_CUDA_CHECK(cudaMemcpyAsync(&top, p.U + at(0, n - 1), sizeof(Cell), cudaMemcpyDeviceToHost, st));
+                WARPDP_CUDA_CHECK(cudaStreamSynchronize(st));
+                f.score = static_cast<int64_t>(top);
+            } else {
+                // The upper tiles only (V repeats them), into pageable memory: the
+                // traceback reads a few cells per base, so the copy dominates anyway.
+                std::unique_ptr<Cell[]> host(new Cell[seq_cells]);  // not zero-filled: the copy writes every cell
+                WARPDP_CUDA_CHECK(cudaMemcpyAsync(host.get(), p.U, seq_cells * sizeof(Cell), cudaMemcpyDeviceToHost, st));
+                WARPDP_CUDA_CHECK(cudaStreamSynchronize(st));
+                const auto t0 = std::chrono::steady_clock::now();
+                f = nussinov_traceback(seq, *job.params, [&](int64_t i, int64_t j) {
+                    return static_cast<int64_t>(host[at(uint64_t(i), uint64_t(j))]);
+                });
+                s.traceback_ms += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+            }
+        }
+        float ms = 0;
+        WARPDP_CUDA_CHECK(cudaEventElapsedTime(&ms, s.ev_start->get(), s.ev_end->get()));
+        s.kernel_ms += ms;
     }
-    float ms = 0;
-    WARPDP_CUDA_CHECK(cudaEventElapsedTime(&ms, s.ev_start->get(), s.ev_end->get()));
-    s.kernel_ms += ms;
 }
 
 }  // namespace

@@ -55,8 +55,8 @@ public:
 // tests use that to exercise the split on a single GPU.
 std::unique_ptr<NussinovCudaEngine> make_nussinov_cuda_engine_ex(const std::vector<int>& devices);
 
-// Names of all kernel instances: "batch16_smem", "batch16_global",
-// "batch32_smem", "batch32_global", "long16", "long32".
+// Names of all kernel instances: "batch16_smem", "batch32_smem", "long16",
+// "long32" (the tiles).
 std::vector<std::string> nussinov_cuda_variants();
 
 // The longest sequence the tiled wavefront can fold on `device` with the
@@ -65,9 +65,8 @@ std::vector<std::string> nussinov_cuda_variants();
 uint64_t nussinov_cuda_max_length(int device, int max_weight = 1);
 
 // The longest sequence the batch kernels fold with their tables in shared
-// memory on `device`. Longer batch sequences fold from global memory, many
-// times slower than the CPU engine on a host of many cores: --device auto
-// gives those to the CPU. 0 in a build without CUDA.
+// memory on `device`; the tiled kernels fold longer ones. 0 in a build
+// without CUDA.
 uint32_t nussinov_cuda_shared_batch_max_length(int device, int max_weight = 1);
 
 }  // namespace warpdp

@@ -16,7 +16,7 @@
 // Batch shape (short sequences): one block of kNusBatchThreads per sequence,
 // anti-diagonal order (d = j - i); U and V packed as triangles (U row i from
 // k = i rounded down to even, V row j up to k = j rounded up to odd, so words
-// align in both), in shared memory or in a per-block slice of global scratch.
+// align in both), in shared memory.
 // The k range is widened to whole words: the extra terms are C(i,i-1) +
 // C(i,j) and C(i,j) + C(j+1,j), both 0 + 0 while (i,j) is being computed
 // (tables start zeroed and a cell is stored only after its own max). Cells of
@@ -26,7 +26,7 @@
 // allowed and C(i,j) = C(i+1,j-1) + w, else split at the smallest k, found
 // 32 candidates at a time by ballot.
 //
-// Long shape (one long sequence): tiles of kNusTile x kNusTile, upper
+// Tiled shape (longer sequences): tiles of kNusTile x kNusTile, upper
 // triangle of tiles only. U tile (I,J), I <= J: [r][c] = C(IB+r, JB+c); V
 // tile (J,K), K <= J: [c][kk] = C(KB+kk+1, JB+c); both stored tile after tile
 // at tri(I,J) = J(J+1)/2 + I, row-major inside. Tile diagonal d = J - I runs
@@ -38,7 +38,10 @@
 // in-tile terms k in [i, (I+1)B) and [JB, j) and the pair term, in
 // anti-diagonal order over the tile in shared memory). Sequence codes are
 // padded to nb * B with kRnaOther, which never pairs: padding cells hold
-// scores of the padded sequence, which no real cell reads.
+// scores of the padded sequence, which no real cell reads. Sequences of one
+// tile count fold together, sequence blockIdx.y in every launch, and
+// nus_tiles_trace_kernel traces them (a warp each); a long one alone is
+// traced on the host.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -100,6 +103,55 @@ __device__ __forceinline__ int nus_group_max(int v, int g) {
     return v;
 }
 
+// The traceback rule (docs/nussinov.md §4) walked by one warp on a finished
+// table `t` (anything with C(i, j), 0 unless i < j): pair (i,j) when allowed
+// and C(i,j) = C(i+1,j-1) + w, else split at the smallest k, found 32
+// candidates at a time by ballot. The stack holds disjoint intervals of >= 2
+// bases: 2 (L + 2) words suffice.
+template <class Table>
+__device__ void nus_warp_traceback(const Table& t, const uint8_t* a, uint32_t L, const NusRules& R, char* out,
+                                   int32_t* stack, int lane) {
+    for (uint32_t x = lane; x < L; x += 32) out[x] = '.';
+    int sp = 0;
+    if (lane == 0) stack[0] = 0, stack[1] = static_cast<int32_t>(L - 1);
+    sp = 1;
+    __syncwarp();
+    while (sp > 0) {
+        --sp;
+        const uint32_t i = static_cast<uint32_t>(stack[2 * sp]), j = static_cast<uint32_t>(stack[2 * sp + 1]);
+        __syncwarp();
+        if (i >= j) continue;
+        const int cij = t.C(i, j);
+        const int w = nus_pair_weight(R, a[i], a[j]);
+        if (w >= 0 && static_cast<int>(j - i) - 1 >= R.min_loop && cij == t.C(i + 1, j - 1) + w) {
+            if (lane == 0) {
+                out[i] = '(', out[j] = ')';
+                stack[2 * sp] = static_cast<int32_t>(i + 1), stack[2 * sp + 1] = static_cast<int32_t>(j - 1);
+            }
+            ++sp;
+            __syncwarp();
+            continue;
+        }
+        uint32_t ks = j;  // j: no split found (cannot happen: the table is a fixed point)
+        for (uint32_t k0 = i; k0 < j; k0 += 32) {
+            const uint32_t k = k0 + lane;
+            const bool hit = k < j && cij == t.C(i, k) + t.C(k + 1, j);
+            const unsigned ball = __ballot_sync(0xffffffffu, hit);
+            if (ball) {
+                ks = k0 + static_cast<uint32_t>(__ffs(static_cast<int>(ball)) - 1);
+                break;
+            }
+        }
+        if (ks >= j) continue;
+        if (lane == 0) {
+            stack[2 * sp] = static_cast<int32_t>(ks + 1), stack[2 * sp + 1] = static_cast<int32_t>(j);
+            stack[2 * sp + 2] = static_cast<int32_t>(i), stack[2 * sp + 3] = static_cast<int32_t>(ks);
+        }
+        sp += 2;
+        __syncwarp();
+    }
+}
+
 // ---------------------------------------------------------------------------
 // Batch shape.
 
@@ -115,8 +167,6 @@ template <class Cell>
 struct NusBatchParams {
     NusBatchSeqs seqs;
     NusRules rules;
-    Cell* scratch = nullptr;         // global tables: table_cells per block (global instances only)
-    uint64_t table_cells = 0;
     int32_t* stack = nullptr;        // traceback stacks: stack_words per block
     uint64_t stack_words = 0;
     int32_t* score = nullptr;        // per sequence of the launch
@@ -155,7 +205,7 @@ struct NusBatchTable {
     __device__ int C(uint32_t i, uint32_t j) const { return i < j ? static_cast<int>(*U(i, j)) : 0; }
 };
 
-template <class Pack, bool kShared>
+template <class Pack>
 __global__ void __launch_bounds__(kNusBatchThreads)
 nus_batch_kernel(NusBatchParams<typename Pack::Cell> p) {
     using Cell = typename Pack::Cell;
@@ -166,7 +216,7 @@ nus_batch_kernel(NusBatchParams<typename Pack::Cell> p) {
         const uint32_t L = p.seqs.len[q];
         const uint8_t* a = p.seqs.codes + p.seqs.off[q];
         const uint32_t lq = L + (L & 1);
-        Cell* base = kShared ? reinterpret_cast<Cell*>(nus_smem) : p.scratch + uint64_t{blockIdx.x} * p.table_cells;
+        Cell* base = reinterpret_cast<Cell*>(nus_smem);
         NusBatchTable<Pack> t{base, base + nus_u_cells(lq), lq};
         const uint64_t total = nus_u_cells(lq) + nus_v_cells(lq);
         __syncthreads();  // the previous sequence's traceback is done with the table
@@ -204,49 +254,7 @@ nus_batch_kernel(NusBatchParams<typename Pack::Cell> p) {
         }
         if (tid == 0) p.score[q] = t.C(0, L - 1);
         if (p.structure == nullptr || tid >= 32) continue;
-        // Traceback by warp 0; the stack holds disjoint intervals of >= 2 bases.
-        const int lane = tid;
-        char* out = p.structure + p.seqs.out_off[q];
-        for (uint32_t x = lane; x < L; x += 32) out[x] = '.';
-        int32_t* stack = p.stack + uint64_t{blockIdx.x} * p.stack_words;
-        int sp = 0;
-        if (lane == 0) stack[0] = 0, stack[1] = static_cast<int32_t>(L - 1);
-        sp = 1;
-        __syncwarp();
-        while (sp > 0) {
-            --sp;
-            const uint32_t i = static_cast<uint32_t>(stack[2 * sp]), j = static_cast<uint32_t>(stack[2 * sp + 1]);
-            __syncwarp();
-            if (i >= j) continue;
-            const int cij = t.C(i, j);
-            const int w = nus_pair_weight(R, a[i], a[j]);
-            if (w >= 0 && static_cast<int>(j - i) - 1 >= R.min_loop && cij == t.C(i + 1, j - 1) + w) {
-                if (lane == 0) {
-                    out[i] = '(', out[j] = ')';
-                    stack[2 * sp] = static_cast<int32_t>(i + 1), stack[2 * sp + 1] = static_cast<int32_t>(j - 1);
-                }
-                ++sp;
-                __syncwarp();
-                continue;
-            }
-            uint32_t ks = j;  // j: no split found (cannot happen: the table is a fixed point)
-            for (uint32_t k0 = i; k0 < j; k0 += 32) {
-                const uint32_t k = k0 + lane;
-                const bool hit = k < j && cij == t.C(i, k) + t.C(k + 1, j);
-                const unsigned ball = __ballot_sync(0xffffffffu, hit);
-                if (ball) {
-                    ks = k0 + static_cast<uint32_t>(__ffs(static_cast<int>(ball)) - 1);
-                    break;
-                }
-            }
-            if (ks >= j) continue;
-            if (lane == 0) {
-                stack[2 * sp] = static_cast<int32_t>(ks + 1), stack[2 * sp + 1] = static_cast<int32_t>(j);
-                stack[2 * sp + 2] = static_cast<int32_t>(i), stack[2 * sp + 3] = static_cast<int32_t>(ks);
-            }
-            sp += 2;
-            __syncwarp();
-        }
+        nus_warp_traceback(t, a, L, R, p.structure + p.seqs.out_off[q], p.stack + uint64_t{blockIdx.x} * p.stack_words, tid);
     }
 }
 
@@ -265,15 +273,24 @@ struct NusLongParams {
     int nb = 0;       // tiles per side
     int d = 0;        // the tile diagonal of this launch
     int splits = 0;   // product blocks per tile (0: no product on this diagonal)
+    // Several sequences of nb tiles a side at once, sequence blockIdx.y: its
+    // U and V start seq_cells into theirs, its partials partial_cells into
+    // partial, its codes nb * B into codes.
+    uint64_t seq_cells = 0;
+    uint64_t partial_cells = 0;
 };
 
 template <class Cell>
 __device__ __forceinline__ Cell* nus_u_tile(const NusLongParams<Cell>& p, int I, int J) {
-    return p.U + nus_tri(static_cast<uint64_t>(I), static_cast<uint64_t>(J)) * (kNusTile * kNusTile);
+    return p.U + blockIdx.y * p.seq_cells + nus_tri(static_cast<uint64_t>(I), static_cast<uint64_t>(J)) * (kNusTile * kNusTile);
 }
 template <class Cell>
 __device__ __forceinline__ Cell* nus_v_tile(const NusLongParams<Cell>& p, int J, int K) {
-    return p.V + nus_tri(static_cast<uint64_t>(K), static_cast<uint64_t>(J)) * (kNusTile * kNusTile);
+    return p.V + blockIdx.y * p.seq_cells + nus_tri(static_cast<uint64_t>(K), static_cast<uint64_t>(J)) * (kNusTile * kNusTile);
+}
+template <class Cell>
+__device__ __forceinline__ const uint8_t* nus_codes(const NusLongParams<Cell>& p, int I) {
+    return p.codes + (uint64_t{blockIdx.y} * p.nb + static_cast<uint64_t>(I)) * kNusTile;
 }
 
 // Partial maxima over whole K tiles for the tiles of diagonal d >= 2. Block
@@ -346,7 +363,7 @@ nus_product_kernel(NusLongParams<typename Pack::Cell> p) {
     }
 
     const int tiles = p.nb - p.d;
-    int32_t* out = p.partial + (static_cast<uint64_t>(s) * tiles + q) * (B * B);
+    int32_t* out = p.partial + blockIdx.y * p.partial_cells + (static_cast<uint64_t>(s) * tiles + q) * (B * B);
 #pragma unroll
     for (int x = 0; x < 8; ++x) {
         const int r = (x < 4 ? 0 : 64) + ty * 4 + (x & 3);
@@ -401,7 +418,7 @@ nus_diag_kernel(NusLongParams<typename Pack::Cell> p) {
     extern __shared__ __align__(16) unsigned char nus_smem[];
     Cell* T = reinterpret_cast<Cell*>(nus_smem);
     const int tid = threadIdx.x, I = blockIdx.x;
-    const uint8_t* a = p.codes + static_cast<uint64_t>(I) * B;
+    const uint8_t* a = nus_codes(p, I);
     const NusRules& R = p.rules;
     for (int x = tid; x < B * TP; x += kNusDiagThreads) T[x] = Cell(0);
     __syncthreads();
@@ -441,11 +458,12 @@ nus_finish_kernel(NusLongParams<typename Pack::Cell> p) {
     Cell* dj = di + B * TP;                            // [c * TP + kk] = C(JB+kk+1, JB+c)
     const int tid = threadIdx.x, q = blockIdx.x, I = q, J = q + p.d, tiles = p.nb - p.d;
     const NusRules& R = p.rules;
-    const uint8_t* ai = p.codes + static_cast<uint64_t>(I) * B;
-    const uint8_t* aj = p.codes + static_cast<uint64_t>(J) * B;
+    const uint8_t* ai = nus_codes(p, I);
+    const uint8_t* aj = nus_codes(p, J);
+    const int32_t* partial = p.partial + blockIdx.y * p.partial_cells;
     for (int x = tid; x < B * B; x += kNusFinishThreads) {
         int v = 0;
-        for (int s = 0; s < p.splits; ++s) v = max(v, p.partial[(static_cast<uint64_t>(s) * tiles + q) * (B * B) + x]);
+        for (int s = 0; s < p.splits; ++s) v = max(v, partial[(static_cast<uint64_t>(s) * tiles + q) * (B * B) + x]);
         T[(x / B) * TP + x % B] = static_cast<Cell>(v);
     }
     const Cell* ub = nus_u_tile(p, I + 1, J);
@@ -497,6 +515,49 @@ nus_finish_kernel(NusLongParams<typename Pack::Cell> p) {
         __syncthreads();
     }
     nus_store_tile<Pack>(p, T, I, J);
+}
+
+// Scores and structures of a batch folded by the tiled kernels, sequence q
+// of the launch by warp q: C from its U tiles (cells left of the diagonal of
+// a diagonal tile hold 0, as C does there).
+template <class Cell>
+struct NusTileTable {
+    const Cell* u;
+    __device__ int C(uint32_t i, uint32_t j) const {
+        if (i >= j) return 0;
+        constexpr uint32_t B = kNusTile;
+        return static_cast<int>(u[nus_tri(i / B, j / B) * (B * B) + (i % B) * B + j % B]);
+    }
+};
+
+template <class Cell>
+struct NusTilesTraceParams {
+    const Cell* U = nullptr;
+    uint64_t seq_cells = 0;
+    const uint8_t* codes = nullptr;  // nb * B a sequence
+    int nb = 0;
+    const uint32_t* len = nullptr;
+    uint32_t count = 0;
+    NusRules rules;
+    int32_t* score = nullptr;
+    char* structure = nullptr;       // nullptr: scores only; sequence q at q * nb * B
+    int32_t* stack = nullptr;        // 2 (nb * B + 2) words a sequence
+};
+
+inline constexpr int kNusTraceWarps = 4;
+
+template <class Cell>
+__global__ void __launch_bounds__(32 * kNusTraceWarps)
+nus_tiles_trace_kernel(NusTilesTraceParams<Cell> p) {
+    const uint32_t q = blockIdx.x * kNusTraceWarps + threadIdx.x / 32;
+    const int lane = static_cast<int>(threadIdx.x % 32);
+    if (q >= p.count) return;
+    const NusTileTable<Cell> t{p.U + q * p.seq_cells};
+    const uint32_t L = p.len[q];
+    const uint64_t span = uint64_t(p.nb) * kNusTile;
+    if (lane == 0) p.score[q] = t.C(0, L - 1);
+    if (p.structure == nullptr) return;
+    nus_warp_traceback(t, p.codes + q * span, L, p.rules, p.structure + q * span, p.stack + q * 2 * (span + 2), lane);
 }
 
 }  // namespace warpdp::cuda
