@@ -204,6 +204,15 @@ void NussinovCpuEngine::fold(std::span<const std::span<const uint8_t>> seqs, con
                                 std::to_string(nussinov_cpu_max_length(p, budget, opt_.tile)) + " bases fit");
         (n >= opt_.long_from ? longs : shorts).push_back(s);
     }
+    // Threads over the tiles of one long sequence idle at the ends of every
+    // anti-diagonal: when there are long sequences enough for every thread,
+    // and their tables fit side by side, a thread each folds more.
+    uint64_t widest = 0;
+    for (size_t s : longs) widest = std::max(widest, nussinov_cpu_table_bytes(seqs[s].size(), p, opt_.tile));
+    if (opt_.threads > 1 && longs.size() >= opt_.threads && widest * opt_.threads <= budget) {
+        shorts.insert(shorts.begin(), longs.begin(), longs.end());  // the longest start first
+        longs.clear();
+    }
     if (!shorts.empty()) {
         std::vector<Work> work(parallel_workers(shorts.size(), opt_.threads, 1));
         parallel_for_workers(shorts.size(), opt_.threads, 1, [&](unsigned wk, size_t t) {

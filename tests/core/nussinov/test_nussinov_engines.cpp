@@ -182,7 +182,9 @@ TEST_CASE("every CPU variant equals the reference: scores and structures") {
     {
         Setup s{};
         s.opt.threads = 3;
-        s.opt.long_from = 40;  // threads over the tiles of every sequence of 40 and more
+        // Threads over the tiles of a sequence of 40 and more folded alone; a
+        // batch holding three or more such sequences folds them side by side.
+        s.opt.long_from = 40;
         s.opt.tile = 16;
         s.what = "tiles on threads";
         setups.push_back(s);
