@@ -1,0 +1,363 @@
+// gpu-sw's CUDA kernels: local alignment scores with affine gaps, one query
+// against many resident targets. Kernels only compute: device pointers,
+// sizes and a parameter struct in, one score per target out; sw_cuda.cu
+// sorts and pairs the targets, picks the configuration from its one table
+// and launches.
+//
+// Recurrence (docs/sw.md), query rows i, target columns j, gap of k costing
+// open + (k - 1) * extend:
+//   E(i,j) = max(E(i,j-1) - extend, H(i,j-1) - open)     gap along the target
+//   F(i,j) = max(F(i-1,j) - extend, H(i-1,j) - open)     gap along the query
+//   H(i,j) = max(0, H(i-1,j-1) + s(q_i, t_j), E(i,j), F(i,j)),  score = max H.
+//
+// Shape. A group of G lanes of one warp aligns the query with TWO targets at
+// once: every value is a pair, one per target, packed in a 32-bit word of
+// two signed 16-bit halves (SwCell16: one DPX instruction updates both
+// alignments) or held as two 32-bit integers (SwCell32, for the targets
+// whose 16-bit best came near the top of the range). Lane t owns R
+// consecutive query rows of a pass of W = G * R rows and keeps, per row, the
+// H of the previous column, the running E and the row's query code in
+// registers; the two targets stream through the lanes one column a step, a
+// lane one column behind the lane above, whose last row's H (the next
+// step's diagonal) and F come by shuffle. Per pair of cells: a three-way
+// max with the 0 floor after an add, an add of -open, two add-max for E and
+// F and half a three-way max for the running best, ~5.5 integer-pipe
+// instructions, plus one 32-bit shared-memory load that returns both
+// targets' scores.
+//
+// The scores come from a profile of the two targets: per group a ring of
+// RS >= 2G columns x every query code, word = s(q, t0_j) | s(q, t1_j) << 16,
+// slot j mod RS of code q at q * RS + j mod RS. At each step the G lanes of
+// a group read G consecutive columns, so G consecutive slots: with RS a
+// multiple of 32 and the groups of a warp G banks apart, the 32 lanes of a
+// warp read 32 different banks whatever the codes (a table indexed by the
+// residues themselves would be read at random banks, several ways
+// conflicting). Every G steps each lane writes the profile of one column
+// G ahead, from the matrix in shared memory.
+//
+// Boundaries by padding, not by tests. Columns before the start (lanes
+// still waiting for column 0) and after a target's end read the pad target
+// code, rows past the query's end the pad query code; the pad scores
+// kSwPadScore (<= 0) against everything. A column < 0 then leaves H = 0 and
+// E = -open in every row, what column 0 expects on its left; a padded row or
+// column only extends alignments by non-positive steps or gaps, so its H
+// never exceeds an H of a real cell and the best score is unchanged.
+//
+// Queries longer than W take several passes over the targets, and the
+// passes follow each other without a gap: a lane that finishes a pass's
+// last column starts the next pass's first column at its next step, so the
+// group fills its wavefront once per pair, not once per pass. The last lane
+// writes its last row's H and F of every column to the group's slot of
+// global memory; lane 0 reads them back as the top boundary one pass later,
+// G columns at a time (prefetched a chunk ahead, one column per lane, handed
+// out by shuffles): with targets padded to 3G columns in that case, every
+// read follows its write by more than a chunk, with a __syncwarp between.
+// Kernels run a persistent grid: each group takes the next pair (longest
+// first) from a counter; its boundary slot is its place in the grid.
+//
+// Overflow (16 bits). Only H + s can exceed 32767 first (E, F <= H - open),
+// from an exact H that the running best already holds; so a best below
+// 32768 - max_score is exact, and a best at or above it flags the target,
+// which the host recomputes with SwCell32 (sw_cuda.cu). Gap costs and scores
+// are bounded by the host so that no value falls below -32768.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+namespace warpdp::cuda {
+
+inline constexpr int kSwPadScore = -1024;            // pad code against anything
+inline constexpr uint32_t kSwNoTarget = 0xffffffffu;  // second slot of a pair left empty
+inline constexpr int kSwMaxAlphabet = 33;            // codes including the pad code
+
+// The host's bound on |scores|, open + extend for 16-bit cells: values stay
+// in [-2 * 8192 - 1024, 32767 + 8192] before the overflow test triggers.
+inline constexpr int kSw16MaxScore = 8192;
+inline constexpr int kSw16MaxGap = 8192;
+
+// Ring slots of a group's profile: a multiple of 32, at least 2G.
+__host__ __device__ constexpr int sw_ring_slots(int G) { return G <= 16 ? 32 : 2 * G; }
+// Words of shared memory a block needs: the matrix, then one ring a group,
+// each G banks after the last.
+__host__ __device__ constexpr int sw_smem_words(int alphabet, int G, int threads) {
+    return alphabet * alphabet + (threads / G) * (alphabet * sw_ring_slots(G) + G);
+}
+// Columns of a boundary slot the multi-pass form needs for targets of at
+// most `longest` residues.
+__host__ __device__ constexpr uint32_t sw_boundary_columns(uint32_t longest, int G) {
+    return longest > 3u * G ? longest : 3u * G;
+}
+
+// Two signed 16-bit halves in a word: target 0 low, target 1 high.
+struct SwCell16 {
+    using V = uint32_t;
+    static constexpr int kNeg = -16384;
+    static constexpr int kBoundaryBytes = 8;  // H and F of one column
+    __device__ static V splat(int x) {
+        const uint32_t h = static_cast<uint16_t>(static_cast<int16_t>(x));
+        return h | (h << 16);
+    }
+    __device__ static V add(V a, V b) { return __vadd2(a, b); }
+    __device__ static V max3_relu(V a, V b, V c) { return __vimax3_s16x2_relu(a, b, c); }
+    __device__ static V add_max(V a, V b, V c) { return __viaddmax_s16x2(a, b, c); }
+    __device__ static V max3(V a, V b, V c) { return __vimax3_s16x2(a, b, c); }
+    __device__ static V score(uint32_t w) { return w; }
+    __device__ static V shfl_up(unsigned mask, V v, int width) { return __shfl_up_sync(mask, v, 1, width); }
+    __device__ static V shfl(unsigned mask, V v, int src, int width) { return __shfl_sync(mask, v, src, width); }
+    __device__ static V shfl_xor(unsigned mask, V v, int m, int width) { return __shfl_xor_sync(mask, v, m, width); }
+    __device__ static int lane(V v, int k) { return static_cast<int16_t>(k ? (v >> 16) : (v & 0xffffu)); }
+    __device__ static void store(void* at, V h, V f) { *static_cast<uint2*>(at) = make_uint2(h, f); }
+    __device__ static void load(const void* at, V& h, V& f) {
+        const uint2 x = *static_cast<const uint2*>(at);
+        h = x.x;
+        f = x.y;
+    }
+};
+
+// Two 32-bit alignments side by side: the exact recomputation.
+struct SwCell32 {
+    struct V {
+        int a, b;
+    };
+    static constexpr int kNeg = -(1 << 29);
+    static constexpr int kBoundaryBytes = 16;
+    __device__ static V splat(int x) { return {x, x}; }
+    __device__ static V add(V x, V y) { return {x.a + y.a, x.b + y.b}; }
+    __device__ static V max3_relu(V x, V y, V z) { return {__vimax3_s32_relu(x.a, y.a, z.a), __vimax3_s32_relu(x.b, y.b, z.b)}; }
+    __device__ static V add_max(V x, V y, V z) { return {__viaddmax_s32(x.a, y.a, z.a), __viaddmax_s32(x.b, y.b, z.b)}; }
+    __device__ static V max3(V x, V y, V z) { return {__vimax3_s32(x.a, y.a, z.a), __vimax3_s32(x.b, y.b, z.b)}; }
+    __device__ static V score(uint32_t w) {
+        return {static_cast<int16_t>(w & 0xffffu), static_cast<int16_t>(w >> 16)};
+    }
+    __device__ static V shfl_up(unsigned mask, V v, int width) {
+        return {__shfl_up_sync(mask, v.a, 1, width), __shfl_up_sync(mask, v.b, 1, width)};
+    }
+    __device__ static V shfl(unsigned mask, V v, int src, int width) {
+        return {__shfl_sync(mask, v.a, src, width), __shfl_sync(mask, v.b, src, width)};
+    }
+    __device__ static V shfl_xor(unsigned mask, V v, int m, int width) {
+        return {__shfl_xor_sync(mask, v.a, m, width), __shfl_xor_sync(mask, v.b, m, width)};
+    }
+    __device__ static int lane(V v, int k) { return k ? v.b : v.a; }
+    __device__ static void store(void* at, V h, V f) { *static_cast<int4*>(at) = make_int4(h.a, h.b, f.a, f.b); }
+    __device__ static void load(const void* at, V& h, V& f) {
+        const int4 x = *static_cast<const int4*>(at);
+        h = {x.x, x.y};
+        f = {x.z, x.w};
+    }
+};
+
+struct SwLaunchParams {
+    // Resident targets: codes 0 .. alphabet - 2, back to back.
+    const uint8_t* residues = nullptr;
+    const uint64_t* offset = nullptr;  // per resident target
+    const uint32_t* length = nullptr;
+    // The pairs of this launch, longest first: resident indices pair[2g] and
+    // pair[2g + 1] (kSwNoTarget: none).
+    const uint32_t* pair = nullptr;
+    uint32_t groups = 0;
+    const uint8_t* query = nullptr;  // codes
+    uint32_t query_len = 0;
+    // alphabet x alphabet entries s(q, c) at c * alphabet + q as uint16 (the
+    // transpose: a column's scores for every query code are contiguous);
+    // the pad code alphabet - 1 scores kSwPadScore.
+    const uint32_t* matrix = nullptr;
+    int alphabet = 0;
+    int gap_open = 11, gap_extend = 1;
+    int32_t* score = nullptr;  // per resident target
+    // 16-bit cells: a best >= overflow_at appends the resident index to
+    // overflow[] (count in overflow_count) instead of writing score.
+    int overflow_at = 0x7fffffff;
+    uint32_t* overflow = nullptr;
+    uint32_t* overflow_count = nullptr;
+    // Multi-pass (query longer than G * R): a boundary slot of
+    // boundary_columns columns per group of the grid.
+    uint8_t* boundary = nullptr;
+    uint32_t boundary_columns = 0;
+    uint32_t* next_pair = nullptr;  // the counter groups take pairs from
+};
+
+namespace sw_detail {
+
+// The lanes of this lane's group (G a power of two <= 32).
+template <int G>
+__device__ __forceinline__ unsigned group_mask() {
+    if constexpr (G == 32) return 0xffffffffu;
+    else return ((1u << G) - 1u) << (threadIdx.x & 31 & ~(G - 1));
+}
+
+template <class C, int G>
+__device__ __forceinline__ typename C::V group_max(typename C::V v) {
+    const unsigned mask = group_mask<G>();
+#pragma unroll
+    for (int m = G / 2; m > 0; m >>= 1) v = C::max3(v, C::shfl_xor(mask, v, m, G), v);
+    return v;
+}
+
+template <class C>
+__device__ __forceinline__ void put_score(const SwLaunchParams& p, uint32_t target, int best) {
+    if (target == kSwNoTarget) return;
+    if (best >= p.overflow_at) {
+        p.overflow[atomicAdd(p.overflow_count, 1u)] = target;
+        return;
+    }
+    p.score[target] = best;
+}
+
+// Lane t's query codes for pass `pass` as byte offsets in the ring (code * RS * 4).
+template <int G, int R, int RS>
+__device__ __forceinline__ void load_rows(const SwLaunchParams& p, uint32_t pass, int t, uint32_t (&qoff)[R]) {
+    const uint32_t first = pass * (G * R) + static_cast<uint32_t>(t) * R;
+    const uint32_t pad = static_cast<uint32_t>(p.alphabet - 1);
+#pragma unroll
+    for (int k = 0; k < R; ++k) {
+        const uint32_t i = first + static_cast<uint32_t>(k);
+        qoff[k] = (i < p.query_len ? static_cast<uint32_t>(p.query[i]) : pad) * (RS * 4);
+    }
+}
+
+// The whole query against the pair (t0, t1): P passes of W = G * R rows,
+// each over nn columns (the longer target, padded to 3G when P > 1).
+template <class C, int G, int R>
+__device__ __forceinline__ typename C::V sw_pair(const SwLaunchParams& p, const uint32_t* __restrict__ mq,
+                                                 uint32_t* __restrict__ ring, uint8_t* slot, uint32_t t0,
+                                                 uint32_t t1) {
+    using V = typename C::V;
+    constexpr int RS = sw_ring_slots(G);
+    constexpr uint32_t W = G * R;
+    const unsigned mask = group_mask<G>();
+    const int t = static_cast<int>(threadIdx.x) & (G - 1);
+    const int alpha = p.alphabet, pad = alpha - 1;
+
+    const uint32_t len0 = p.length[t0], len1 = t1 == kSwNoTarget ? 0 : p.length[t1];
+    const uint8_t* s0 = p.residues + p.offset[t0];
+    const uint8_t* s1 = t1 == kSwNoTarget ? s0 : p.residues + p.offset[t1];
+    const uint32_t passes = (p.query_len + W - 1) / W;
+    const uint32_t longest = max(len0, len1);
+    const uint32_t nn = passes > 1 ? sw_boundary_columns(longest, G) : longest;
+    const uint32_t columns = passes * nn;             // virtual columns: pass * nn + column
+    const uint32_t steps = (columns + G - 1 + G - 1) / G * G;  // the last lane sees every column
+
+    // Writes the profile of virtual column v (lane's share of a chunk).
+    const auto fill = [&](int v) {
+        int c0 = pad, c1 = pad;
+        if (v >= 0 && static_cast<uint32_t>(v) < columns) {
+            const uint32_t j = static_cast<uint32_t>(v) % nn;
+            if (j < len0) c0 = s0[j];
+            if (j < len1) c1 = s1[j];
+        }
+        const uint32_t* m0 = mq + c0 * alpha;
+        const uint32_t* m1 = mq + c1 * alpha;
+        uint32_t* at = ring + (static_cast<uint32_t>(v) & (RS - 1));
+        for (int q = 0; q < alpha; ++q) at[q * RS] = m1[q] * 65536u + m0[q];
+    };
+    // Lane 0's top boundary of virtual column v: H of the row above, F
+    // entering the pass's first row (first pass: nothing above).
+    const auto top = [&](uint32_t v, V& h, V& f) {
+        h = C::splat(0);
+        f = C::splat(C::kNeg);
+        if (v < columns && v >= nn) C::load(slot + static_cast<size_t>(v % nn) * C::kBoundaryBytes, h, f);
+    };
+
+    uint32_t qoff[R];
+    V hc[R], er[R];
+    const V neg = C::splat(C::kNeg), zero = C::splat(0);
+    load_rows<G, R, RS>(p, 0, t, qoff);
+#pragma unroll
+    for (int k = 0; k < R; ++k) hc[k] = zero, er[k] = neg;
+    const V open = C::splat(-p.gap_open), ext = C::splat(-p.gap_extend);
+    V f = neg, diag = zero, left = zero, best = zero;
+    uint32_t col = 0, pass = 0;  // the lane's column within its pass
+
+    // Columns before 0 (chunk -1) score as pad.
+    fill(t - G);
+    V bh_next, bf_next;
+    top(static_cast<uint32_t>(1 + t), bh_next, bf_next);
+    for (uint32_t c = 0; c < steps; c += G) {
+        __syncwarp(mask);  // every lane is done with the slots this chunk overwrites
+        fill(static_cast<int>(c) + t);
+        // Lane 0 needs, after step c + u, the top of column c + u + 1.
+        const V bh = bh_next, bf = bf_next;
+        if (passes > 1) top(c + G + 1 + static_cast<uint32_t>(t), bh_next, bf_next);
+        __syncwarp(mask);  // the profile and the boundary writes of earlier chunks are visible
+#pragma unroll 2
+        for (int u = 0; u < G; ++u) {
+            const int v = static_cast<int>(c) + u - t;
+            const uint8_t* rc = reinterpret_cast<const uint8_t*>(ring + (static_cast<uint32_t>(v) & (RS - 1)));
+            V d = col == 0 ? zero : diag;  // column 0 has H = 0 on its left
+#pragma unroll
+            for (int k = 0; k < R; ++k) {
+                const V sc = C::score(*reinterpret_cast<const uint32_t*>(rc + qoff[k]));
+                const V h = C::max3_relu(C::add(d, sc), er[k], f);
+                d = hc[k];
+                hc[k] = h;
+                const V ho = C::add(h, open);
+                er[k] = C::add_max(er[k], ext, ho);
+                f = C::add_max(f, ext, ho);
+                if (k & 1) best = C::max3(best, hc[k - 1], h);
+                else if (k == R - 1) best = C::max3(best, h, h);
+            }
+            // The last lane's bottom row is the next pass's top.
+            if (passes > 1 && t == G - 1 && v >= 0 && pass + 1 < passes)
+                C::store(slot + static_cast<size_t>(col) * C::kBoundaryBytes, hc[R - 1], f);
+            // Hand on downwards: diag for the next column is the H above of
+            // this one (received a step ago), F the lane above's of the next.
+            diag = left;
+            left = C::shfl_up(mask, hc[R - 1], G);
+            f = C::shfl_up(mask, f, G);
+            if (passes > 1) {
+                const V th = C::shfl(mask, bh, u, G), tf = C::shfl(mask, bf, u, G);
+                if (t == 0) left = th, f = tf;
+            } else if (t == 0) {
+                left = zero;
+                f = neg;
+            }
+            if (v >= 0 && ++col == nn) {  // next pass: new rows, fresh columns on their left
+                col = 0;
+                ++pass;
+                load_rows<G, R, RS>(p, pass, t, qoff);
+#pragma unroll
+                for (int k = 0; k < R; ++k) hc[k] = zero, er[k] = neg;
+            }
+        }
+    }
+    return best;
+}
+
+}  // namespace sw_detail
+
+// Every pair of the launch through sw_pair: a persistent grid of blocks of
+// Threads lanes, groups of G, taking pairs in order from p.next_pair;
+// MinBlocks caps the registers so that that many blocks share a
+// multiprocessor.
+template <class C, int G, int R, int Threads, int MinBlocks>
+__global__ void __launch_bounds__(Threads, MinBlocks) sw_kernel(SwLaunchParams p) {
+    constexpr int RS = sw_ring_slots(G);
+    extern __shared__ uint32_t smem[];
+    const int alpha = p.alphabet;
+    for (int k = threadIdx.x; k < alpha * alpha; k += Threads) smem[k] = p.matrix[k];
+    __syncthreads();
+    const int group = static_cast<int>(threadIdx.x) / G;
+    uint32_t* ring = smem + alpha * alpha + group * (alpha * RS + G);
+    const uint32_t slot_index = blockIdx.x * (Threads / G) + static_cast<uint32_t>(group);
+    uint8_t* slot = p.boundary ? p.boundary + static_cast<size_t>(slot_index) * p.boundary_columns * C::kBoundaryBytes
+                               : nullptr;
+    const unsigned mask = sw_detail::group_mask<G>();
+    const int t = static_cast<int>(threadIdx.x) & (G - 1);
+    for (;;) {
+        uint32_t g = 0;
+        if (t == 0) g = atomicAdd(p.next_pair, 1u);
+        g = __shfl_sync(mask, g, 0, G);
+        if (g >= p.groups) return;  // whole groups leave: shuffles use group masks
+        const uint32_t t0 = p.pair[2 * g], t1 = p.pair[2 * g + 1];
+        const typename C::V best = sw_detail::group_max<C, G>(sw_detail::sw_pair<C, G, R>(p, smem, ring, slot, t0, t1));
+        if (t == 0) {
+            sw_detail::put_score<C>(p, t0, C::lane(best, 0));
+            sw_detail::put_score<C>(p, t1, C::lane(best, 1));
+        }
+    }
+}
+
+}  // namespace warpdp::cuda
