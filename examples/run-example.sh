@@ -2,56 +2,100 @@
 # The tour behind `make example`: the hmmsearch-identical pipeline on
 # examples/data with the device chosen automatically (CUDA when a GPU is
 # visible, else the CPU):
-#   1. gpu-msv      MSV + bias filter        -> candidate stream
+#   1. gpu-msv      MSV + bias filter        -> candidate table
 #   2. gpu-viterbi  Viterbi filter           -> survivors FASTA, Z
 #   3. hmmsearch -Z <Z> on the survivors     -> hit tables
 # and then shows that the hit tables equal plain hmmsearch's; then gpu-nw-dist
-# on amplicon reads, compared with AmpliconNoise's NDist.
+# on amplicon reads, compared with AmpliconNoise's NDist. Each step says which
+# device it ran on, as the tool itself reported it.
+# Usage: run-example.sh [DIR]   DIR holds the tools: a build directory (default
+# build) or an install's bin directory (e.g. /usr/local/bin in the image).
 set -euo pipefail
 BUILD=$(cd "${1:-build}" && pwd)
 data=$(cd "$(dirname "$0")/data" && pwd)
 out=$(mktemp -d); trap 'rm -rf "$out"' EXIT
 zcat "$data/targets.fa.gz" > "$out/targets.fa"
 hmm=$data/tutorial3.hmm
-echo "== 3 Pfam models (globins4, fn3, Pkinase) x $(grep -c '>' "$out/targets.fa") targets"
+reads=$data/amplicons.fa
+n_targets=$(grep -c '>' "$out/targets.fa")
 
-echo "== 1. gpu-msv (first rows of its candidate stream)"
-"$BUILD/gpu-msv" --hmm "$hmm" --db "$out/targets.fa" > "$out/msv.tsv"
-head -n 4 "$out/msv.tsv"
+# "cpu" or "cuda:0,1" (a tool's --stats "device"), in words.
+device_words() {
+    case "$1" in
+        cpu) echo "the CPU" ;;
+        cuda*) echo "GPU ${1#cuda:} (CUDA)" ;;
+        *) echo "$1" ;;
+    esac
+}
+json_field() { sed -n "s/^ *\"$1\": *\"\{0,1\}\([^\",]*\).*/\1/p" "$2" | head -n 1; }
 
-echo "== 2. gpu-viterbi --candidates - --survivors"
-"$BUILD/gpu-viterbi" --hmm "$hmm" --db "$out/targets.fa" --candidates "$out/msv.tsv" \
+"$BUILD/gpu-msv" --version > "$out/version.txt"
+gpus=$(sed -n 's/^visible GPUs: //p' "$out/version.txt")
+echo "warpdp example tour"
+echo "  tools:   $BUILD (warpdp $(sed -n 's/^gpu-msv (warpdp) //p' "$out/version.txt"), build: $(sed -n 's/^build: //p' "$out/version.txt"))"
+if [ "$gpus" = 0 ]; then
+    echo "  GPUs:    none visible to the tools, so every step runs on the CPU"
+else
+    echo "  GPUs:    $gpus visible:"; sed -n 's/^  cuda:/           cuda:/p' "$out/version.txt"
+fi
+echo "  host:    $(uname -n), $(nproc) CPU cores"
+echo "  data:    $data"
+echo "           3 Pfam protein models (globins4, fn3, Pkinase), $n_targets protein targets,"
+echo "           $(grep -c '>' "$reads") amplicon reads"
+echo "  scratch: $out (removed at the end)"
+
+echo
+echo "Step 1. gpu-msv: HMMER's MSV and bias filters, every model against every target"
+"$BUILD/gpu-msv" --hmm "$hmm" --db "$out/targets.fa" --quiet --stats "$out/msv.json" > "$out/msv.tsv"
+echo "  ran on:     $(device_words "$(json_field device "$out/msv.json")") (engine $(json_field engine "$out/msv.json"))"
+echo "  candidates: $(($(wc -l < "$out/msv.tsv") - 1)) (model, target) pairs passed; the first rows of the table:"
+awk -F '\t' 'NR <= 4 { printf "    %-9s %-24s %-9s %-10s %s\n", $1, $3, $5, $7, $9 }' "$out/msv.tsv"
+
+echo
+echo "Step 2. gpu-viterbi: HMMER's Viterbi filter on those candidates only"
+"$BUILD/gpu-viterbi" --hmm "$hmm" --db "$out/targets.fa" --candidates "$out/msv.tsv" --quiet \
     --survivors "$out/survivors.fa" --stats "$out/vit.json" > "$out/vit.tsv"
-Z=$(sed -n 's/^ *"Z": *\([0-9][0-9]*\).*/\1/p' "$out/vit.json")
-echo "   $(grep -c '>' "$out/survivors.fa") survivors of $Z targets"
+Z=$(json_field Z "$out/vit.json")
+echo "  ran on:     $(device_words "$(json_field device "$out/vit.json")") (engine $(json_field engine "$out/vit.json"))"
+echo "  survivors:  $(grep -c '>' "$out/survivors.fa") of $Z targets passed a filter for some model (survivors.fa)"
 
-echo "== 3. hmmsearch -Z $Z on the survivors, and plain hmmsearch on everything"
+echo
+echo "Step 3. hmmsearch -Z $Z on the survivors only, then plain hmmsearch on all $n_targets targets"
 hmmsearch -Z "$Z" --noali -o "$out/fast.out" --tblout "$out/fast.tbl" --domtblout "$out/fast.dom" "$hmm" "$out/survivors.fa"
 hmmsearch --noali -o "$out/plain.out" --tblout "$out/plain.tbl" --domtblout "$out/plain.dom" "$hmm" "$out/targets.fa"
+echo "  ran on:     the CPU (hmmsearch $(hmmsearch -h | sed -n 's/^# HMMER \([^ ]*\).*/\1/p'))"
+echo "  plain hmmsearch's own filter counts, the same as steps 1 and 2:"
 awk '$1 == "Query:" { q = $2 } $1 == "Passed" { n[$2] = $4 }
-     $1 == "Initial" { printf "   hmmsearch %-9s passed MSV %4d, bias %4d, Vit %4d\n", q, n["MSV"], n["bias"], n["Vit"] }' "$out/plain.out"
-awk '!/^#/ && n++ < 5' "$out/fast.tbl"
+     $1 == "Initial" { printf "    %-9s passed MSV %4d, bias %4d, Viterbi %4d\n", q, n["MSV"], n["bias"], n["Vit"] }' "$out/plain.out"
+echo "  best hits (target, model, E-value, score) from the survivors' --tblout:"
+awk '!/^#/ && n++ < 5 { printf "    %-26s %-9s %9s %7s\n", $1, $3, $5, $6 }' "$out/fast.tbl"
 for t in tbl dom; do
     label=--tblout; [ $t = dom ] && label=--domtblout
     if diff <(grep -v '^#' "$out/fast.$t") <(grep -v '^#' "$out/plain.$t") > /dev/null; then
-        echo "   $label: identical to plain hmmsearch ($(grep -vc '^#' "$out/plain.$t") lines)"
+        echo "  result:     $label identical to plain hmmsearch's ($(grep -vc '^#' "$out/plain.$t") lines)"
     else
-        echo "   $label DIFFERS from plain hmmsearch" >&2; exit 1
+        echo "  result:     $label DIFFERS from plain hmmsearch's" >&2; exit 1
     fi
 done
 
 # gpu-nw-dist: AmpliconNoise's NDist distances of 60 synthetic 454-like reads
 # (bench/make_amplicon_reads --n 60 --length 250 --sd 20 --seed 7 --species 4 --wrap 60).
-reads=$data/amplicons.fa
-echo "== 4. gpu-nw-dist: all-pairs NDist distances of $(grep -c '>' "$reads") amplicon reads"
-"$BUILD/gpu-nw-dist" --in "$reads" --quiet > "$out/reads.ndist"
+echo
+echo "Step 4. gpu-nw-dist: all-pairs Needleman-Wunsch distances (AmpliconNoise's NDist) of the amplicon reads"
+"$BUILD/gpu-nw-dist" --in "$reads" > "$out/reads.ndist" 2> "$out/nw.err"
 "$BUILD/gpu-nw-dist" --in "$reads" --quiet --format tsv --max-dist 0.02 > "$out/close.tsv"
-echo "   $(($(wc -l < "$out/reads.ndist") - 1)) distances; $(($(wc -l < "$out/close.tsv") - 1)) pairs within 0.02:"
-sed -n 2,4p "$out/close.tsv"
+ran=$(sed -n 's/.*, device \([^ ,]*\).*/\1/p' "$out/nw.err" | head -n 1)
+echo "  ran on:     $(device_words "$ran")"
+echo "  distances:  $(($(wc -l < "$out/reads.ndist") - 1)); $(($(wc -l < "$out/close.tsv") - 1)) pairs within 0.02, the first:"
+sed -n 2,4p "$out/close.tsv" | sed 's/^/    /'
 if command -v NDist > /dev/null && NDist -in "$reads" > "$out/oracle.ndist" 2> /dev/null; then
     if cmp -s "$out/oracle.ndist" "$out/reads.ndist"; then
-        echo "   byte-identical to AmpliconNoise's NDist -in $(basename "$reads")"
+        echo "  result:     byte-identical to AmpliconNoise's NDist -in $(basename "$reads")"
     else
-        echo "   DIFFERS from AmpliconNoise's NDist" >&2; exit 1
+        echo "  result:     DIFFERS from AmpliconNoise's NDist" >&2; exit 1
     fi
+else
+    echo "  result:     not compared (AmpliconNoise's NDist is not installed here)"
 fi
+echo
+echo "Done: every step ran with the tools in $BUILD (README.md: how to install them or put them on the PATH)."

@@ -15,9 +15,13 @@ fuzz_pkgs=(clang libclang-rt-14-dev)
 # The packaging checks (tests/packaging/) run nf-core's module linter,
 # reftrace, hadolint and spython from PyPI, in a virtual environment.
 venv_pkgs=(python3-venv python3-pip git)
+# The container checks (tests/packaging/test_containers.sh) build the images
+# with podman on a Debian base made by debootstrap; podman runs them with runc
+# (crun, its default here, cannot set resource limits in some sandboxes).
+container_pkgs=(podman buildah debootstrap runc)
 
 missing=()
-for p in "${build_pkgs[@]}" "${oracle_pkgs[@]}" "${fuzz_pkgs[@]}" "${venv_pkgs[@]}"; do
+for p in "${build_pkgs[@]}" "${oracle_pkgs[@]}" "${fuzz_pkgs[@]}" "${venv_pkgs[@]}" "${container_pkgs[@]}"; do
     if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
         missing+=("$p")
     fi

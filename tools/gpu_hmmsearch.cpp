@@ -6,6 +6,7 @@
 // run per model, their outputs stitched in model order
 // (tools/hmmer/filtered_hmmsearch).
 //   gpu-hmmsearch [hmmsearch options] MODELS.hmm TARGETS.fa
+//   gpu-hmmsearch --version
 // Environment: WARPDP_DEVICE (--device of the filters, default auto),
 // WARPDP_THREADS (their threads, default all cores), HMMSEARCH (default:
 // hmmsearch), WARPDP_TIMES=1 (stage wall times on stderr), WARPDP_TRACE=1 (a
@@ -19,6 +20,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <iostream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -30,6 +32,7 @@
 #include "core/base/trace.hpp"
 #include "core/io/distinct_paths.hpp"
 #include "tools/common/child_process.hpp"
+#include "tools/common/cli.hpp"
 #include "tools/common/stop_signal_watch.hpp"
 #include "tools/common/tool_main.hpp"
 #include "tools/hmmer/filtered_hmmsearch.hpp"
@@ -93,6 +96,12 @@ int run(int argc, char** argv) {
     settings.hmmsearch = env_or("HMMSEARCH", "hmmsearch");
     const std::vector<std::string> args(argv + 1, argv + argc);
     if (asks_for_help(args)) exec_program({settings.hmmsearch, "-h"});
+    // hmmsearch has no --version, so the one every warpdp tool answers (and
+    // that workflow managers call for their version reports) cannot clash.
+    if (args.size() == 1 && args[0] == "--version") {
+        std::cout << version_text(kTool);
+        return 0;
+    }
     const HmmsearchCommand command = read_hmmsearch_command(args);
     if (const std::string v = env_or("WARPDP_FINAL_JOBS", ""); !v.empty())
         settings.final_jobs = whole_number("WARPDP_FINAL_JOBS", v);
