@@ -196,6 +196,8 @@ int run(int argc, char** argv) {
     if (format == SwFormat::m8 && a.score_only) throw UsageError("--format m8 needs alignments: not with --score-only");
     if (format == SwFormat::m8 && a.no_evalue) throw UsageError("--format m8 needs E-values: not with --no-evalue");
     if (a.query == "-" && a.db == "-") throw UsageError("--query and --db cannot both be stdin");
+    if (a.matrix == "-" && (a.query == "-" || a.db == "-"))
+        throw UsageError(std::string("--matrix and ") + (a.query == "-" ? "--query" : "--db") + " cannot both be stdin");
     if (a.gap_open < 1 || a.gap_open > 1000)
         throw UsageError("--gap-open must be a whole number from 1 to 1000, not " + std::to_string(a.gap_open));
     if (a.gap_extend < 0 || a.gap_extend > a.gap_open)
