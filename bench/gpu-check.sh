@@ -10,6 +10,8 @@
 #   VIT_BENCH_RESIDUES=n, VIT_BENCH_MODELS=a,b,c   the same for bench_vit_gpu (2e8; 86,260,1142)
 #   NW_BENCH_READS=n, NW_BENCH_LENGTH=l   reads and read length for bench_nw_gpu (2000; 400)
 #   NUS_BENCH_LENGTHS=a,b, NUS_BENCH_BATCHES=NxL,...   bench_nussinov_gpu (10000,26000,37000,100000; 100000x200,100000x1000)
+#   SW_BENCH_TARGETS=n, SW_BENCH_LENGTHS=a,b,...   bench_sw_gpu (1000000; CUDASW++'s 20 query lengths)
+#   SW_CPU_MRESIDUES=m, SW_CPU_LENGTHS=a,b,...     bench_sw_cpu on every core with parasail beside it (20; 144,464,1000,5478)
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 logs=${OUT:-$PWD/gpu-check-logs}
@@ -69,6 +71,9 @@ run_bench "$(dirname "$bench")/bench_nw_gpu" "${NW_BENCH_READS:-2000}" "${NW_BEN
 run_bench "$(dirname "$bench")/bench_bias" 20000 3
 # gpu-nussinov: long mode (one sequence each) and batch mode, checked against the CPU engine on a small case.
 run_bench "$(dirname "$bench")/bench_nussinov_gpu" "${NUS_BENCH_LENGTHS:-10000,26000,37000,100000}" "${NUS_BENCH_BATCHES:-100000x200,100000x1000}" "${BENCH_DEVICE:-0}"
+# gpu-sw: TCUPS per query length on one GPU, then the CPU engine and parasail on every core (the peer for the GPU ratio).
+run_bench "$(dirname "$bench")/bench_sw_gpu" "${SW_BENCH_TARGETS:-1000000}" "${SW_BENCH_LENGTHS:-144,189,222,375,464,567,657,729,850,1000,1500,2005,2504,3005,3564,4061,4548,4743,5147,5478}" "${BENCH_DEVICE:-0}" "" 2
+run_bench "$(dirname "$bench")/bench_sw_cpu" "${SW_CPU_MRESIDUES:-20}" 2 "$(nproc)" "${SW_CPU_LENGTHS:-144,464,1000,5478}"
 
 echo
 echo "== gpu-check summary =="
@@ -79,4 +84,6 @@ printf '%s\n' "${summary[@]}"
 [[ -f $logs/bench_nw_gpu.log ]] && sed -n '/^metric /,$p' "$logs/bench_nw_gpu.log" && grep -E "MISMATCH" "$logs/bench_nw_gpu.log" | head -8
 [[ -f $logs/bench_bias.log ]] && cat "$logs/bench_bias.log"
 [[ -f $logs/bench_nussinov_gpu.log ]] && sed -n '/^check:/p;/^mode /,$p' "$logs/bench_nussinov_gpu.log" && grep -E "MISMATCH" "$logs/bench_nussinov_gpu.log" | head -8
+[[ -f $logs/bench_sw_gpu.log ]] && cat "$logs/bench_sw_gpu.log"
+[[ -f $logs/bench_sw_cpu.log ]] && cat "$logs/bench_sw_cpu.log"
 exit $status

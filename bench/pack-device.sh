@@ -2,7 +2,8 @@
 # Packs what a run on the GPU machine needs into .carry/device (git-ignored),
 # because that machine has no htslib/Boost and cannot install packages:
 # the tools and benchmarks of a CUDA build, their non-system shared
-# libraries, Debian's hmmsearch/hmmemit (the peer, same binary as here), the
+# libraries, Debian's hmmsearch/hmmemit and parasail_aligner (the peers, the
+# same binaries as here), the
 # benchmark models (Pkinase.hmm, and nine.hmm: the 9 Pfam models of
 # hmmer-examples joined into one 3/f file by hmmconvert) and the scripts.
 #   bench/pack-device.sh BUILD_DIR   then   run: cd .carry/device && bash run.sh
@@ -12,10 +13,10 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 dest=$root/.carry/device
 rm -rf "$dest"; mkdir -p "$dest/bin" "$dest/lib" "$dest/models"
 ex=/usr/share/doc/hmmer/examples
-for f in gpu-msv gpu-viterbi gpu-hmmsearch gpu-nw-dist gpu-nussinov make_protein_db; do cp "$build/$f" "$dest/bin/"; done
+for f in gpu-msv gpu-viterbi gpu-hmmsearch gpu-nw-dist gpu-nussinov gpu-sw make_protein_db; do cp "$build/$f" "$dest/bin/"; done
 # Only tests that need no HMMER example files (the GPU machine has none).
 for f in "$build"/bench_* "$build"/tests/test_*cuda* "$build"/tests/test_msv_cpu; do [ -x "$f" ] && cp "$f" "$dest/bin/"; done
-cp /usr/bin/hmmsearch /usr/bin/hmmemit "$dest/bin/"
+cp /usr/bin/hmmsearch /usr/bin/hmmemit /usr/bin/parasail_aligner "$dest/bin/"
 for f in "$dest"/bin/*; do
     { ldd "$f" 2>/dev/null || true; } | awk '$3 ~ /^\// { print $3 }'
 done | sort -u | grep -vE '/lib(c|m|pthread|dl|rt|gcc_s|stdc\+\+)\.so' | xargs -r -I{} cp -L {} "$dest/lib/"
