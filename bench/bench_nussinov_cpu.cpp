@@ -36,21 +36,10 @@ std::vector<uint8_t> random_rna(uint64_t n) {
 // sum over 0 <= i < j < n of (j - i) = (n^3 - n) / 6
 double steps(uint64_t n) { return (static_cast<double>(n) * n * n - static_cast<double>(n)) / 6; }
 
-std::vector<uint64_t> parse_list(const char* s) {
-    std::vector<uint64_t> out;
-    for (const char* p = s; *p;) {
-        char* end;
-        out.push_back(std::strtoull(p, &end, 10));
-        p = *end == ',' ? end + 1 : end;
-        if (end == p && *p) break;
-    }
-    return out;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
-    const std::vector<uint64_t> lengths = parse_list(argc > 1 ? argv[1] : "2000,4000");
+    const std::vector<uint64_t> lengths = bench::number_list(argc > 1 ? argv[1] : "2000,4000");
     const int repeats = argc > 2 ? std::max(1, std::atoi(argv[2])) : 2;
     uint64_t batch_n = 2000, batch_len = 200;
     if (argc > 3) std::sscanf(argv[3], "%lux%lu", &batch_n, &batch_len);

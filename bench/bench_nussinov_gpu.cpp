@@ -50,14 +50,6 @@ double seconds_of(auto&& f) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
-std::vector<uint64_t> parse_list(const std::string& s) {
-    std::vector<uint64_t> v;
-    std::stringstream ss(s);
-    for (std::string x; std::getline(ss, x, ',');)
-        if (!x.empty()) v.push_back(std::strtoull(x.c_str(), nullptr, 10));
-    return v;
-}
-
 struct Fold {
     std::vector<std::vector<uint8_t>> seqs;
     std::vector<std::span<const uint8_t>> spans;
@@ -84,7 +76,7 @@ const char* goal(bool met) { return met ? "met" : "MISSED"; }
 }  // namespace
 
 int main(int argc, char** argv) {
-    const auto lengths = parse_list(argc > 1 ? argv[1] : "10000,26000,37000,100000");
+    const auto lengths = bench::number_list(argc > 1 ? argv[1] : "10000,26000,37000,100000");
     const std::string batches = argc > 2 ? argv[2] : "100000x200,100000x1000";
     const int device = argc > 3 ? std::atoi(argv[3]) : 0;
     const uint64_t struct_max_n = argc > 4 ? std::strtoull(argv[4], nullptr, 10) : 37000;

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
+#include <cstdlib>
 #include <random>
 #include <sstream>
 #include <string>
@@ -33,6 +34,15 @@ double best_seconds(int repeats, F&& f) {
 
 // The first records of `db` that hold `residues` residues (one more record
 // at most): the share a benchmark times its CPU peer on.
+// "10000,26000,37000": the benchmarks' lists of sizes (empty items skipped).
+inline std::vector<uint64_t> number_list(const std::string& s) {
+    std::vector<uint64_t> v;
+    std::stringstream ss(s);
+    for (std::string x; std::getline(ss, x, ',');)
+        if (!x.empty()) v.push_back(std::strtoull(x.c_str(), nullptr, 10));
+    return v;
+}
+
 inline SeqBatch leading_records(const SeqBatch& db, uint64_t residues) {
     SeqBatch head;
     for (size_t t = 0; t < db.size() && head.total_residues() < residues; ++t) {

@@ -41,14 +41,6 @@ const char* kDefaultLengths = "144,189,222,375,464,567,657,729,850,1000,1500,200
 const double kFreq[20] = {.0826, .0553, .0406, .0546, .0137, .0393, .0674, .0708, .0227, .0593,
                           .0965, .0582, .0241, .0386, .0473, .0664, .0535, .0110, .0292, .0686};
 
-std::vector<uint64_t> parse_list(const std::string& s) {
-    std::vector<uint64_t> v;
-    std::stringstream ss(s);
-    for (std::string x; std::getline(ss, x, ',');)
-        if (!x.empty()) v.push_back(std::strtoull(x.c_str(), nullptr, 10));
-    return v;
-}
-
 std::vector<uint8_t> random_seq(std::mt19937_64& g, size_t n) {
     std::discrete_distribution<int> aa(kFreq, kFreq + 20);
     std::vector<uint8_t> s(n);
@@ -73,7 +65,7 @@ SeqBatch make_db(std::mt19937_64& g, uint64_t n) {
 
 int main(int argc, char** argv) {
     const uint64_t n = argc > 1 ? std::strtoull(argv[1], nullptr, 10) : 1000000;
-    const std::vector<uint64_t> lengths = parse_list(argc > 2 ? argv[2] : kDefaultLengths);
+    const std::vector<uint64_t> lengths = bench::number_list(argc > 2 ? argv[2] : kDefaultLengths);
     const std::string device_arg = argc > 3 ? argv[3] : "0";
     std::vector<std::string> variants;
     {

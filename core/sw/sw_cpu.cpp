@@ -111,20 +111,13 @@ public:
     std::string name() const override { return std::string("cpu:") + v_.name; }
 
     void load(const SeqBatch& targets, const SwScoring& scoring) override {
-        check_sw_scoring(scoring);
-        for (size_t t = 0; t < targets.size(); ++t)
-            if (targets.length(t) > kSwMaxLength)
-                throw UsageError("target " + std::to_string(t) + " is longer than " + std::to_string(kSwMaxLength) +
-                                 " residues");
+        check_sw_load(targets, scoring);
         targets_ = &targets;
         scoring_ = scoring;
     }
 
     void score(std::span<const uint8_t> query, std::span<int32_t> scores) override {
-        if (!targets_) throw InternalError("SwEngine::score before load");
-        if (scores.size() != targets_->size()) throw InternalError("SwEngine::score: wrong number of scores");
-        if (query.size() > kSwMaxLength)
-            throw UsageError("a query longer than " + std::to_string(kSwMaxLength) + " residues");
+        check_sw_score_call(targets_ != nullptr, targets_ ? targets_->size() : 0, query, scores.size());
         const auto t0 = std::chrono::steady_clock::now();
         // Blocks of targets small enough to balance the threads, large enough
         // that the counter is rarely touched.

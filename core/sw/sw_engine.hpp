@@ -55,6 +55,13 @@ struct SwScoring {
 
 // Throws UsageError unless 1 <= open <= 1000, 0 <= extend <= open and a matrix is set.
 void check_sw_scoring(const SwScoring& s);
+// What every engine's load() checks first: the scoring, and no target
+// longer than kSwMaxLength (UsageError).
+void check_sw_load(const SeqBatch& targets, const SwScoring& scoring);
+// What every engine's score() checks first: a batch loaded, one score slot a
+// target (InternalError: the caller's mistake), a query of at most
+// kSwMaxLength residues (UsageError).
+void check_sw_score_call(bool loaded, size_t loaded_targets, std::span<const uint8_t> query, size_t score_slots);
 
 // What the last score() call did (for --stats and the benchmarks).
 struct SwEngineStats {

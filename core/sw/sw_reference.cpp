@@ -22,6 +22,25 @@ void check_sw_scoring(const SwScoring& s) {
                          "), not " + std::to_string(s.gap_extend));
 }
 
+void check_sw_load(const SeqBatch& targets, const SwScoring& scoring) {
+    check_sw_scoring(scoring);
+    for (size_t i = 0; i < targets.size(); ++i)
+        if (targets.length(i) > kSwMaxLength)
+            throw UsageError("target " + std::to_string(targets.first_index + i + 1) + " has " +
+                             std::to_string(targets.length(i)) + " residues, more than the " +
+                             std::to_string(kSwMaxLength) + " gpu-sw takes");
+}
+
+void check_sw_score_call(bool loaded, size_t loaded_targets, std::span<const uint8_t> query, size_t score_slots) {
+    if (!loaded) throw InternalError("SwEngine::score before load");
+    if (score_slots != loaded_targets)
+        throw InternalError("SwEngine::score: " + std::to_string(score_slots) + " score slots for " +
+                            std::to_string(loaded_targets) + " targets");
+    if (query.size() > kSwMaxLength)
+        throw UsageError("a query of " + std::to_string(query.size()) + " residues, more than the " +
+                         std::to_string(kSwMaxLength) + " gpu-sw takes");
+}
+
 int64_t sw_reference_score(std::span<const uint8_t> query, std::span<const uint8_t> target, const SwScoring& sc) {
     constexpr int64_t kNegInf = std::numeric_limits<int64_t>::min() / 4;
     const int64_t open = sc.gap_open, ext = sc.gap_extend;
@@ -53,17 +72,12 @@ class SwReference final : public SwEngine {
 public:
     std::string name() const override { return "reference"; }
     void load(const SeqBatch& targets, const SwScoring& scoring) override {
-        check_sw_scoring(scoring);
-        for (size_t t = 0; t < targets.size(); ++t)
-            if (targets.length(t) > kSwMaxLength)
-                throw UsageError("target " + std::to_string(t) + " is longer than " + std::to_string(kSwMaxLength) +
-                                 " residues");
+        check_sw_load(targets, scoring);
         targets_ = &targets;
         scoring_ = scoring;
     }
     void score(std::span<const uint8_t> query, std::span<int32_t> scores) override {
-        if (!targets_) throw InternalError("SwEngine::score before load");
-        if (scores.size() != targets_->size()) throw InternalError("SwEngine::score: wrong number of scores");
+        check_sw_score_call(targets_ != nullptr, targets_ ? targets_->size() : 0, query, scores.size());
         const auto t0 = std::chrono::steady_clock::now();
         for (size_t t = 0; t < targets_->size(); ++t)
             scores[t] = static_cast<int32_t>(sw_reference_score(query, targets_->seq(t), scoring_));

@@ -174,7 +174,7 @@ private:
 };
 
 void CudaSwEngine::load(const SeqBatch& targets, const SwScoring& scoring) {
-    check_sw_scoring(scoring);
+    check_sw_load(targets, scoring);
     const SwMatrix& mx = *scoring.matrix;
     if (mx.size() < 1 || mx.size() + 1 > kSwMaxAlphabet)
         throw UsageError("gpu-sw CUDA engine: a matrix of " + std::to_string(mx.size()) + " letters (at most " +
@@ -183,11 +183,6 @@ void CudaSwEngine::load(const SeqBatch& targets, const SwScoring& scoring) {
     // of core/sw keep every matrix and gap cost far inside them.
     if (std::max(mx.max_entry(), -mx.min_entry()) > kSw16MaxScore || scoring.gap_open + scoring.gap_extend > kSw16MaxGap)
         throw UsageError("gpu-sw CUDA engine: scores or gap costs beyond " + std::to_string(kSw16MaxScore));
-    for (size_t i = 0; i < targets.size(); ++i)
-        if (targets.length(i) > kSwMaxLength)
-            throw UsageError("target " + std::to_string(targets.first_index + i + 1) + " has " +
-                             std::to_string(targets.length(i)) + " residues, more than the " +
-                             std::to_string(kSwMaxLength) + " gpu-sw takes");
     alphabet_ = mx.size() + 1;
     gap_open_ = scoring.gap_open;
     gap_extend_ = scoring.gap_extend;
@@ -363,13 +358,7 @@ void CudaSwEngine::run_slot(Slot& s, std::span<const uint8_t> query) {
 
 void CudaSwEngine::score(std::span<const uint8_t> query, std::span<int32_t> scores) {
     const auto t0 = std::chrono::steady_clock::now();
-    if (!have_load_) throw UsageError("gpu-sw CUDA engine: score() before load()");
-    if (scores.size() != loaded_)
-        throw UsageError("gpu-sw CUDA engine: " + std::to_string(scores.size()) + " score slots for " +
-                         std::to_string(loaded_) + " targets");
-    if (query.size() > kSwMaxLength)
-        throw UsageError("a query of " + std::to_string(query.size()) + " residues, more than the " +
-                         std::to_string(kSwMaxLength) + " gpu-sw takes");
+    check_sw_score_call(have_load_, loaded_, query, scores.size());
     std::fill(scores.begin(), scores.end(), 0);  // empty targets (and an empty query) score 0
     stats_ = SwEngineStats{};
     if (!query.empty()) {

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "core/base/errors.hpp"
 #include "core/io/seq_batch.hpp"
 #include "core/sw/sw_cpu.hpp"
 #include "core/sw/sw_matrix.hpp"
@@ -153,4 +154,26 @@ TEST_CASE("the default engine and thread counts give the same scores") {
     std::vector<int32_t> r(db.size());
     ref->score(q, r);
     CHECK(a == r);
+}
+
+TEST_CASE("the reference and the CPU engine refuse a score call before load, a wrong span, bad gap costs") {
+    const SwMatrix& m = SwMatrix::builtin("BLOSUM62");
+    const SeqBatch db = batch_of({random_codes(m, 30), random_codes(m, 5)});
+    const auto q = random_codes(m, 12);
+    std::vector<std::unique_ptr<SwEngine>> engines;
+    engines.push_back(make_sw_reference_engine());
+    engines.push_back(make_sw_cpu_engine(2));
+    for (auto& e : engines) {
+        INFO(e->name());
+        std::vector<int32_t> two(2), three(3);
+        CHECK_THROWS_AS(e->score(q, two), InternalError);
+        CHECK_THROWS_AS(e->load(db, SwScoring{&m, 0, 0}), UsageError);
+        CHECK_THROWS_AS(e->load(db, SwScoring{&m, 5, 6}), UsageError);
+        CHECK_THROWS_AS(e->load(db, SwScoring{nullptr, 11, 1}), UsageError);
+        const SwScoring sc{&m, 11, 1};
+        e->load(db, sc);
+        CHECK_THROWS_AS(e->score(q, three), InternalError);
+        e->score(q, two);
+        for (size_t t = 0; t < db.size(); ++t) CHECK(two[t] == sw_reference_score(q, db.seq(t), sc));
+    }
 }

@@ -242,7 +242,7 @@ TEST_CASE("refusals: an unknown configuration, a score span of the wrong size") 
     const SeqBatch targets = batch_of({random_protein(*sc.matrix, 33)});
     gpu->load(targets, sc);
     std::vector<int32_t> wrong(2);
-    CHECK_THROWS_AS(gpu->score(random_protein(*sc.matrix, 10), wrong), UsageError);
+    CHECK_THROWS_AS(gpu->score(random_protein(*sc.matrix, 10), wrong), InternalError);
     std::vector<int32_t> out(1, -1);
     gpu->score({}, out);  // an empty query scores 0
     CHECK(out[0] == 0);
