@@ -164,7 +164,7 @@ int run(int argc, char** argv) {
             if (!common.quiet) warn(kTool, std::string(e.what()) + "; folding this batch on the CPU");
             if (!cpu_fallback) cpu_fallback = make_nussinov_cpu_engine(common.threads);
             cpu_fallback->fold(seqs, params, with_structure, folds);
-            ran_on += "+" + cpu_fallback->name();
+            if (ran_on.find('+') == std::string::npos) ran_on += "+" + cpu_fallback->name();
         }
         engine_s += std::chrono::duration<double>(clock::now() - e0).count();
         for (size_t r = 0; r < batch.size(); ++r)

@@ -1,7 +1,7 @@
 // The CUDA MSV engine's own interface, beyond MsvEngine: chunk sizing for the
 // tools and per-call statistics for the benchmark. No CUDA types, so host-only
 // C++ (bench/, tools/) may include it; it exists only in CUDA builds
-// (WARPDP_HAVE_CUDA is defined for targets linking warpdp_cuda).
+// (WARPDP_HAVE_CUDA is defined for targets linking warpdp_kernels).
 #pragma once
 
 #include <cstddef>

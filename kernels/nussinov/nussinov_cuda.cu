@@ -1,11 +1,13 @@
 // The CUDA engine of gpu-nussinov: sequences of length 0 and 1 answered on
-// the host, short ones (default: up to kBatchMaxLength) folded by the batch
-// kernels, many per launch, with the structure traced on the GPU; long ones
-// one at a time by the tiled wavefront (nussinov_kernels.cuh), the table
-// copied back for the shared host traceback (nussinov_traceback.hpp) when
-// structures are asked. Short sequences are cut into contiguous shares of
-// equal work between the devices, each long one goes to the least loaded
-// device; one host thread per device. Every device's memory is planned
+// the host; short ones whose two tables fit shared memory (choose()) folded
+// by the batch kernels, many per launch, with the structure traced on the
+// GPU; all others by the tiled wavefront (nussinov_kernels.cuh): those of up
+// to kTilesBatchMaxTiles tiles a side many per launch, traced on the GPU,
+// longer ones one at a time, the table copied back for the shared host
+// traceback (nussinov_traceback.hpp) when structures are asked. Batch
+// sequences are cut into contiguous shares of equal work between the
+// devices, each tiled one goes to the least loaded device; one host thread
+// per device. Every device's memory is planned
 // before its first launch: a long sequence whose tables do not fit gets a
 // ResourceError naming the longest length that card can fold. The kernels
 // compute exact integers in an order-free max, so results never depend on

@@ -4,7 +4,7 @@
 // can fold. No CUDA types, so host-only C++ (bench/, tests/, tools/) may
 // include it; make_nussinov_cuda_engine exists in every build (it throws
 // ResourceError without CUDA, nussinov_cuda_absent.cpp), the rest only in
-// CUDA builds (WARPDP_HAVE_CUDA is defined for targets linking warpdp_cuda).
+// CUDA builds (WARPDP_HAVE_CUDA is defined for targets linking warpdp_kernels).
 #pragma once
 
 #include <cstdint>

@@ -2,7 +2,7 @@
 // statistics for the benchmark, forcing a kernel instance by name and
 // bounding the pairs of one launch (tests force chunking with it). No CUDA
 // types, so host-only C++ (bench/, tests/) may include it; it exists only in
-// CUDA builds (WARPDP_HAVE_CUDA is defined for targets linking warpdp_cuda).
+// CUDA builds (WARPDP_HAVE_CUDA is defined for targets linking warpdp_kernels).
 #pragma once
 
 #include <cstdint>

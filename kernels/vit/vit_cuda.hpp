@@ -1,7 +1,7 @@
 // The CUDA Viterbi-filter engine's own interface, beyond VitEngine: per-call
 // statistics for the benchmark and the DPX edge probe. No CUDA types, so
 // host-only C++ (bench/, tests/) may include it; it exists only in CUDA builds
-// (WARPDP_HAVE_CUDA is defined for targets linking warpdp_cuda).
+// (WARPDP_HAVE_CUDA is defined for targets linking warpdp_kernels).
 #pragma once
 
 #include <cstdint>

@@ -77,7 +77,7 @@ tools=$(for f in "$src"/tools/*.cpp; do n=$(basename "$f" .cpp); echo "${n//_/-}
 data=$src/examples/data
 mkdir -p "$tmp/host" "$tmp/io"
 zcat "$data/targets.fa.gz" > "$tmp/io/targets.fa"
-cp "$data/tutorial3.hmm" "$data/amplicons.fa" "$tmp/io/"
+cp "$data/tutorial3.hmm" "$data/amplicons.fa" "$data/queries.fa" "$tmp/io/"
 
 # The same commands run by the build's tools (in $tmp/host) and the image's
 # (in $tmp/io): outputs that must agree byte for byte, whatever the device.
@@ -85,10 +85,11 @@ runs='gpu-msv --hmm tutorial3.hmm --db targets.fa --quiet -o msv.tsv
 gpu-viterbi --hmm tutorial3.hmm --db targets.fa --msv --forward --quiet --survivors vit.fa -o vit.tsv
 gpu-nw-dist --in amplicons.fa --quiet -o nw.ndist
 gpu-nussinov --in amplicons.fa --quiet -o fold.tsv
+gpu-sw --query queries.fa --db targets.fa --quiet -o sw.tsv
 gpu-hmmsearch --cpu 2 --noali -o /dev/null --tblout hs.tbl --domtblout hs.dom tutorial3.hmm targets.fa'
 cp "$tmp/io/"* "$tmp/host/"
 (cd "$tmp/host" && PATH=$build:$PATH bash -euo pipefail -c "$runs")
-outputs="msv.tsv vit.tsv vit.fa nw.ndist fold.tsv hs.tbl hs.dom"
+outputs="msv.tsv vit.tsv vit.fa nw.ndist fold.tsv sw.tsv hs.tbl hs.dom"
 
 # Runs $2... in image $1 with examples/ at /examples and $tmp/io at /io.
 in_image() {

@@ -44,13 +44,16 @@ Cli::Cli(std::string tool, std::string usage, std::string summary)
       tool_opts_(tool_ + " options") {}
 
 bool Cli::parse(int argc, char** argv) {
+    std::string format_list;
+    for (size_t i = 0; i < formats_.size(); ++i)
+        format_list += (i == 0 ? "" : i + 1 == formats_.size() ? " or " : ", ") + formats_[i];
     po::options_description common("Common options");
     common.add_options()
         ("device", po::value<std::string>(&common_.device)->default_value("auto"),
          "auto (CUDA if a GPU is visible, else CPU), cpu, cuda, or cuda:0,1,...")
         ("threads", po::value<unsigned>(&common_.threads)->default_value(0), "CPU threads (0 = all cores)")
         ("format", po::value<std::string>(&common_.format)->default_value(formats_.front()),
-         "output format (see the tool's description)")
+         ("output format: " + format_list).c_str())
         (",o", po::value<std::string>(&common_.output), "write results to FILE (atomically) instead of stdout")
         ("quiet,q", po::bool_switch(&common_.quiet), "no warnings or run summary on stderr")
         ("progress", "show progress and throughput on stderr (default: only when stderr is a terminal)")
