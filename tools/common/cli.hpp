@@ -36,7 +36,6 @@ public:
     void set_formats(std::vector<std::string> formats) { formats_ = std::move(formats); }
 
 private:
-    void print_version() const;
     std::string tool_, usage_, summary_;
     boost::program_options::options_description tool_opts_;
     boost::program_options::positional_options_description positional_;

@@ -37,10 +37,15 @@ std::string blast_bits_text(double bits) {
     return b;
 }
 
+namespace {
+double percent_identity(uint64_t identities, uint64_t length) {
+    return length > 0 ? static_cast<double>(identities) / static_cast<double>(length) * 100 : 0.0;
+}
+}  // namespace
+
 std::string blast_pident_text(uint64_t identities, uint64_t length) {
     char b[64];
-    const double p = length > 0 ? static_cast<double>(identities) / static_cast<double>(length) * 100 : 0.0;
-    std::snprintf(b, sizeof b, "%.3f", p);
+    std::snprintf(b, sizeof b, "%.3f", percent_identity(identities, length));
     return b;
 }
 
@@ -93,8 +98,7 @@ void SwWriter::write(const SwHitRow& h) {
     row.emplace_back(static_cast<int64_t>(h.qlen));
     row.emplace_back(static_cast<int64_t>(h.tlen));
     if (with_alignment_) {
-        const double p = h.counts.length ? static_cast<double>(h.counts.identities) / static_cast<double>(h.counts.length) * 100 : 0.0;
-        row.emplace_back(fixed(p, 3));
+        row.emplace_back(fixed(percent_identity(h.counts.identities, h.counts.length), 3));
         row.emplace_back(static_cast<int64_t>(h.counts.length));
         row.emplace_back(static_cast<int64_t>(h.counts.mismatches));
         row.emplace_back(static_cast<int64_t>(h.counts.gap_opens));
