@@ -31,6 +31,7 @@
 #include "core/nussinov/nussinov_cpu.hpp"
 #include "core/nussinov/nussinov_traceback.hpp"
 #include "kernels/common/cuda_check.cuh"
+#include "kernels/common/forced_variant.hpp"
 #include "kernels/nussinov/nussinov_cuda.hpp"
 #include "kernels/nussinov/nussinov_kernels.cuh"
 
@@ -238,16 +239,7 @@ public:
     NussinovCudaStats last_stats() const override { return stats_; }
     void set_host_memory_bytes(uint64_t bytes) override { host_bytes_ = bytes; }
     void force_variant(const std::string& name) override {
-        if (name.empty()) {
-            forced_ = -1;
-            return;
-        }
-        for (int v = 0; v < kNumVariants; ++v)
-            if (name == kVariants[v].name) {
-                forced_ = v;
-                return;
-            }
-        throw UsageError("no gpu-nussinov CUDA kernel named \"" + name + "\"");
+        forced_ = forced_variant_index(kVariants, name, "gpu-nussinov CUDA kernel");
     }
 
     void fold(std::span<const std::span<const uint8_t>> seqs, const NussinovParams& p, bool with_structure,

@@ -26,6 +26,7 @@
 
 #include "core/base/errors.hpp"
 #include "kernels/common/cuda_check.cuh"
+#include "kernels/common/forced_variant.hpp"
 #include "kernels/common/resident_targets.hpp"
 #include "kernels/sw/sw_cuda.hpp"
 #include "kernels/sw/sw_kernels.cuh"
@@ -145,16 +146,7 @@ public:
     SwEngineStats last_stats() const override { return stats_; }
 
     void force_variant(const std::string& name) override {
-        if (name.empty()) {
-            forced_ = -1;
-            return;
-        }
-        for (int c = 0; c < kNumConfigs; ++c)
-            if (name == kConfigs[c].name) {
-                forced_ = c;
-                return;
-            }
-        throw UsageError("no gpu-sw CUDA kernel configuration named \"" + name + "\"");
+        forced_ = forced_variant_index(kConfigs, name, "gpu-sw CUDA kernel configuration");
     }
 
     void load(const SeqBatch& targets, const SwScoring& scoring) override;
