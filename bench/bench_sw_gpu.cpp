@@ -9,8 +9,10 @@
 // `repeats`. Before timing, the scores of one query against a sample of
 // targets must equal the reference recurrence (else MISMATCH and exit 1).
 // The goal (>= 5 TCUPS from query length 500 on) is checked and
-// printed (met / MISSED). Variants: the default choice (""), or a
-// comma-separated list of configuration names, each timed at every length.
+// printed (met / MISSED). Variants: the default choice (""), a
+// comma-separated list of configuration names, each timed at every length,
+// or "sweep": every configuration at the lengths it fits exactly (the rates
+// kernels/sw/sw_cuda.cu's table holds).
 //   bench_sw_gpu [targets=1000000] [lengths=144,189,...,5478] [devices=0|all|0,1]
 //                [variants=] [repeats=3]
 #include <algorithm>
@@ -110,6 +112,28 @@ int main(int argc, char** argv) {
             if (bad) return 1;
         }
 
+        if (variants.size() == 1 && variants[0] == "sweep") {
+            // Every configuration at query lengths it fits exactly: one pass
+            // of W rows, and three (its multi-pass form), so that no padded
+            // row is counted; the default choice's table takes these rates.
+            std::printf("# sweep: every configuration, query length W (one pass) and 3W (three passes)\n");
+            std::printf("%-16s %6s %12s %12s\n", "configuration", "W", "GCUPS 1 pass", "GCUPS 3");
+            for (const std::string& name : sw_cuda_variants()) {
+                gpu->force_variant(name);
+                const uint64_t w = sw_cuda_variant_rows(name);
+                double rate[2];
+                for (int k = 0; k < 2; ++k) {
+                    const uint64_t m = k ? 3 * w : w;
+                    const auto q = random_seq(g, static_cast<size_t>(m));
+                    gpu->score(q, scores);
+                    const double s = bench::best_seconds(repeats, [&] { gpu->score(q, scores); });
+                    rate[k] = static_cast<double>(m) * static_cast<double>(db.total_residues()) / s / 1e9;
+                }
+                std::printf("%-16s %6llu %12.1f %12.1f\n", name.c_str(), static_cast<unsigned long long>(w), rate[0], rate[1]);
+                std::fflush(stdout);
+            }
+            return 0;
+        }
         for (const std::string& variant : variants) {
             gpu->force_variant(variant);
             std::printf("# configuration: %s\n", variant.empty() ? "default choice" : variant.c_str());

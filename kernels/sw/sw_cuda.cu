@@ -1,16 +1,16 @@
 // The CUDA engine of gpu-sw (kernels/sw/sw_cuda.hpp, docs/sw.md): load()
-// sorts the chunk's non-empty targets longest first, shares them between
-// the devices (longest-processing-time rule, kernels/common/
-// resident_targets.hpp), pairs neighbours of that order (a group of lanes
-// aligns two targets at once, sw_kernels.cuh) and uploads residues, offsets
-// and lengths once; they stay resident for every query until the next
-// load(). score() uploads the query and runs one launch per device over
-// every pair, with the configuration (lanes per group x query rows per lane)
-// that kConfigs, the one table, gives for the query's length; then the
+// sorts the chunk's targets longest first, shares them between the devices
+// (longest-processing-time rule, kernels/common/resident_targets.hpp),
+// pairs neighbours of that order (a group of lanes aligns two targets at
+// once, sw_kernels.cuh) and uploads residues, offsets and lengths once, in
+// input order; they stay resident for every query until the next load().
+// score() uploads the query and runs one launch per device over every pair,
+// with the configuration (lanes per group x query rows per lane) that
+// kConfigs, the one table, makes fastest for the query's length; then the
 // targets whose 16-bit best came near the top of the range again with
-// 32-bit cells; then it scatters the scores back to input order. Every
-// configuration computes the same integers, so results never depend on it,
-// on the devices or on the split.
+// 32-bit cells; then it copies the scores back, already in input order on
+// one device. Every configuration computes the same integers, so results
+// never depend on it, on the devices or on the split.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -43,54 +43,81 @@ struct SwConfig {
     bool wide;    // 32-bit cells
     int G, R;     // lanes per pair, query rows per lane
     int threads;  // per block
-    KernelFn kernel;
+    KernelFn single, multi;  // queries of at most G * R rows, and longer ones
+    // GCUPS over padded rows (every query row rounded up to whole passes),
+    // one pass and several: what the choice of configuration compares.
+    double single_rate, multi_rate;
     uint32_t rows() const { return static_cast<uint32_t>(G * R); }
 };
 
-// The one table of kernel configurations, 16-bit ones by rows per pass.
-// A query takes the first whose G * R rows hold it in one pass; longer ones
-// the 32-lane configuration with the fewest rows over all passes (ties: the
-// wider). Narrow groups for short queries: each pair costs a group G - 1
-// steps of filling its wavefront, and short queries leave little work per
-// column to spread the profile's writing over. Configurations of 28 and more
-// rows a lane (over 128 registers) and groups of 8 (whose rings take more
-// shared memory a lane) run 128-thread blocks, so that several blocks share
-// a multiprocessor. The last entry recomputes the targets whose 16-bit best
-// may have overflowed. The last parameter caps registers so that two
-// 256-thread blocks share a multiprocessor where the compiler would
-// otherwise take a few more than half of them.
+#define WARPDP_SW16(G, R, B, single_rate, multi_rate)                                                           \
+    SwConfig {                                                                                                   \
+        "s16_g" #G "_r" #R "_b" #B, false, G, R, 128, sw_kernel<SwCell16, G, R, 128, B, false>,                  \
+            sw_kernel<SwCell16, G, R, 128, B, true>, single_rate, multi_rate                                     \
+    }
+
+// The one table of kernel configurations: lanes per pair G, query rows per
+// lane R, blocks per multiprocessor the registers are capped for B (4: at
+// most 128 registers, up to R = 24; 3 beyond), then the two rates that
+// `bench_sw_gpu 1000000 1 0 sweep 3` measured for it on an H100 (whole
+// score() calls over 10^6 targets; docs/sw.md says how to refresh them).
+// Every G with R in steps of 2, so that some shape pads a query by at most
+// 2G rows a pass. The last entry recomputes the targets whose 16-bit best
+// may have overflowed.
 const SwConfig kConfigs[] = {
-    {"s16_g8_r8", false, 8, 8, 128, sw_kernel<SwCell16, 8, 8, 128, 1>},
-    {"s16_g8_r12", false, 8, 12, 128, sw_kernel<SwCell16, 8, 12, 128, 1>},
-    {"s16_g8_r16", false, 8, 16, 128, sw_kernel<SwCell16, 8, 16, 128, 1>},
-    {"s16_g8_r20", false, 8, 20, 128, sw_kernel<SwCell16, 8, 20, 128, 1>},
-    {"s16_g8_r24", false, 8, 24, 128, sw_kernel<SwCell16, 8, 24, 128, 1>},
-    {"s16_g8_r32", false, 8, 32, 128, sw_kernel<SwCell16, 8, 32, 128, 1>},
-    {"s16_g16_r20", false, 16, 20, 256, sw_kernel<SwCell16, 16, 20, 256, 1>},
-    {"s16_g16_r24", false, 16, 24, 256, sw_kernel<SwCell16, 16, 24, 256, 2>},
-    {"s16_g16_r28", false, 16, 28, 128, sw_kernel<SwCell16, 16, 28, 128, 1>},
-    {"s16_g16_r32", false, 16, 32, 128, sw_kernel<SwCell16, 16, 32, 128, 1>},
-    {"s16_g32_r18", false, 32, 18, 256, sw_kernel<SwCell16, 32, 18, 256, 1>},
-    {"s16_g32_r20", false, 32, 20, 256, sw_kernel<SwCell16, 32, 20, 256, 1>},
-    {"s16_g32_r22", false, 32, 22, 256, sw_kernel<SwCell16, 32, 22, 256, 2>},
-    {"s16_g32_r24", false, 32, 24, 256, sw_kernel<SwCell16, 32, 24, 256, 2>},
-    {"s16_g32_r28", false, 32, 28, 128, sw_kernel<SwCell16, 32, 28, 128, 1>},
-    {"s16_g32_r32", false, 32, 32, 128, sw_kernel<SwCell16, 32, 32, 128, 1>},
-    {"s32_g32_r16", true, 32, 16, 128, sw_kernel<SwCell32, 32, 16, 128, 1>},
+    WARPDP_SW16(8, 8, 4, 2987, 2802),
+    WARPDP_SW16(8, 10, 4, 3153, 3022),
+    WARPDP_SW16(8, 12, 4, 3563, 3433),
+    WARPDP_SW16(8, 14, 4, 3837, 3437),
+    WARPDP_SW16(8, 16, 4, 3985, 3815),
+    WARPDP_SW16(8, 18, 4, 4030, 3809),
+    WARPDP_SW16(8, 20, 4, 4112, 4181),
+    WARPDP_SW16(8, 22, 4, 4248, 4150),
+    WARPDP_SW16(8, 24, 4, 4330, 4371),
+    WARPDP_SW16(8, 26, 3, 4304, 4074),
+    WARPDP_SW16(8, 28, 3, 4181, 4338),
+    WARPDP_SW16(8, 30, 3, 4379, 4343),
+    WARPDP_SW16(8, 32, 3, 4304, 4336),
+    WARPDP_SW16(16, 10, 4, 4140, 3720),
+    WARPDP_SW16(16, 12, 4, 4268, 3936),
+    WARPDP_SW16(16, 14, 4, 4372, 3731),
+    WARPDP_SW16(16, 16, 4, 4486, 4130),
+    WARPDP_SW16(16, 18, 4, 4415, 4045),
+    WARPDP_SW16(16, 20, 4, 4474, 4439),
+    WARPDP_SW16(16, 22, 4, 4601, 4342),
+    WARPDP_SW16(16, 24, 4, 4706, 4590),
+    WARPDP_SW16(16, 26, 3, 4709, 4318),
+    WARPDP_SW16(16, 28, 3, 4569, 4599),
+    WARPDP_SW16(16, 30, 3, 4768, 4623),
+    WARPDP_SW16(16, 32, 3, 4653, 4578),
+    WARPDP_SW16(32, 10, 4, 4542, 3894),
+    WARPDP_SW16(32, 12, 4, 4528, 4014),
+    WARPDP_SW16(32, 14, 4, 4413, 3844),
+    WARPDP_SW16(32, 16, 4, 4702, 4209),
+    WARPDP_SW16(32, 18, 4, 4676, 4143),
+    WARPDP_SW16(32, 20, 4, 4852, 4509),
+    WARPDP_SW16(32, 22, 4, 4867, 4558),
+    WARPDP_SW16(32, 24, 4, 5030, 4592),
+    WARPDP_SW16(32, 26, 3, 4903, 4327),
+    WARPDP_SW16(32, 28, 3, 4873, 4299),
+    WARPDP_SW16(32, 30, 3, 4959, 4548),
+    WARPDP_SW16(32, 32, 3, 4864, 4504),
+    {"s32_g32_r16", true, 32, 16, 128, sw_kernel<SwCell32, 32, 16, 128, 1, false>, sw_kernel<SwCell32, 32, 16, 128, 1, true>, 1, 1},
 };
+#undef WARPDP_SW16
 constexpr int kNumConfigs = static_cast<int>(sizeof(kConfigs) / sizeof(kConfigs[0]));
 constexpr int kWide = kNumConfigs - 1;
 
-// The default configuration for a query of m residues.
+// The default configuration for a query of m residues: the least time by
+// the table's rates, counting the rows of every pass, padding included.
 int choose_config(uint64_t m) {
-    for (int c = 0; c < kWide; ++c)
-        if (m <= kConfigs[c].rows()) return c;
-    int best = -1;
-    uint64_t best_rows = 0;
+    int best = 0;
+    double best_time = 0;
     for (int c = 0; c < kWide; ++c) {
-        if (kConfigs[c].G != 32) continue;
-        const uint64_t w = kConfigs[c].rows(), rows = (m + w - 1) / w * w;
-        if (best < 0 || rows <= best_rows) best = c, best_rows = rows;
+        const SwConfig& k = kConfigs[c];
+        const uint64_t w = k.rows(), passes = (m + w - 1) / w;
+        const double time = static_cast<double>(passes * w) / (passes == 1 ? k.single_rate : k.multi_rate);
+        if (c == 0 || time < best_time) best = c, best_time = time;
     }
     return best;
 }
@@ -111,10 +138,12 @@ struct Slot {
     int device = 0;
     cudaDeviceProp prop{};
     std::unique_ptr<Stream> stream;
-    int blocks_per_sm[kNumConfigs] = {};  // occupancy at the loaded alphabet
-    // Resident chunk (resident order: longest first).
-    std::vector<uint32_t> which;  // input index of each resident target
-    std::vector<uint32_t> lengths;
+    int blocks_per_sm[2][kNumConfigs] = {};  // occupancy at the loaded alphabet: single-pass, multi-pass kernel
+    // Resident chunk, in input order.
+    std::vector<uint32_t> which;  // input index of each resident target, ascending
+    uint32_t pairs = 0;           // pairs of non-empty targets
+    uint32_t longest = 0;
+    uint64_t residues_total = 0;
     DeviceBuffer<uint8_t> residues;
     DeviceBuffer<uint64_t> offset;
     DeviceBuffer<uint32_t> length, pair, overflow, counters;  // counters: overflow count, two pair counters
@@ -187,11 +216,9 @@ void CudaSwEngine::load(const SeqBatch& targets, const SwScoring& scoring) {
             matrix_[static_cast<size_t>(c) * alphabet_ + q] =
                 static_cast<uint16_t>(static_cast<int16_t>(q == pad || c == pad ? kSwPadScore : mx.score(q, c)));
 
-    // Empty targets score 0 on the host; the rest are shared between devices.
+    // Every target, empty ones included, is resident on one device (they
+    // score 0 there without a pair); each device's share longest first.
     auto parts = split_longest_first(targets, slots_.size());
-    for (auto& part : parts) {
-        while (!part.empty() && targets.length(part.back()) == 0) part.pop_back();  // longest first: empties last
-    }
     have_load_ = false;  // until every device holds its share
     if (slots_.size() == 1) {
         load_slot(*slots_[0], targets, std::move(parts[0]));
@@ -216,11 +243,19 @@ void CudaSwEngine::load(const SeqBatch& targets, const SwScoring& scoring) {
     have_load_ = true;
 }
 
-void CudaSwEngine::load_slot(Slot& s, const SeqBatch& targets, std::vector<uint32_t> which) {
+// `order`: the device's share, longest first. Resident order is input
+// order (so that one device's scores come back in the caller's order, with
+// nothing to scatter); the pairs are neighbours of the longest-first order,
+// empty targets left out.
+void CudaSwEngine::load_slot(Slot& s, const SeqBatch& targets, std::vector<uint32_t> order) {
     DeviceGuard guard(s.device);
+    std::vector<uint32_t> which = order;
+    std::sort(which.begin(), which.end());
     PackedLayout layout = pack_layout(targets, which, 1, 0);  // kernels read bytes, in bounds
     const size_t n = which.size();
-    const size_t pairs = (n + 1) / 2;
+    size_t nonempty = order.size();
+    while (nonempty > 0 && targets.length(order[nonempty - 1]) == 0) --nonempty;  // empties last
+    const size_t pairs = (nonempty + 1) / 2;
     // The previous chunk goes first; this one must fit with room for the
     // per-query buffers.
     s.residues.reset(0);
@@ -229,6 +264,11 @@ void CudaSwEngine::load_slot(Slot& s, const SeqBatch& targets, std::vector<uint3
     s.pair.reset(0);
     s.score.reset(0);
     s.overflow.reset(0);
+    // The single-pass kernel numbers a group's columns in 32 bits: every
+    // pair at least 64 columns, the sum must stay below 2^32.
+    if (layout.bytes + pairs * 64 >= (uint64_t{1} << 32) - (uint64_t{1} << 20))
+        throw ResourceError("the database chunk of " + std::to_string(targets.total_residues()) +
+                            " residues is too large for the CUDA engine: give gpu-sw chunks of at most 4e9 residues");
     size_t free_bytes = 0, total_bytes = 0;
     WARPDP_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
     const uint64_t need = layout.bytes + n * (8 + 4 + 4 + 4 + 4) + kDeviceReserve;
@@ -251,8 +291,10 @@ void CudaSwEngine::load_slot(Slot& s, const SeqBatch& targets, std::vector<uint3
     if (n) {
         WARPDP_CUDA_CHECK(cudaMemcpy(s.offset.get(), layout.off.data(), n * 8, cudaMemcpyHostToDevice));
         WARPDP_CUDA_CHECK(cudaMemcpy(s.length.get(), layout.len.data(), n * 4, cudaMemcpyHostToDevice));
+        std::vector<uint32_t> resident(targets.size(), kSwNoTarget);  // input index -> resident index
+        for (size_t k = 0; k < n; ++k) resident[which[k]] = static_cast<uint32_t>(k);
         std::vector<uint32_t> pair(2 * pairs);
-        for (size_t k = 0; k < 2 * pairs; ++k) pair[k] = k < n ? static_cast<uint32_t>(k) : kSwNoTarget;
+        for (size_t k = 0; k < 2 * pairs; ++k) pair[k] = k < nonempty ? resident[order[k]] : kSwNoTarget;
         WARPDP_CUDA_CHECK(cudaMemcpy(s.pair.get(), pair.data(), pair.size() * 4, cudaMemcpyHostToDevice));
     }
     s.matrix.reset(matrix_.size());
@@ -264,14 +306,20 @@ void CudaSwEngine::load_slot(Slot& s, const SeqBatch& targets, std::vector<uint3
             throw ResourceError(std::string("gpu-sw CUDA kernel ") + k.name + " needs " + std::to_string(smem) +
                                 " bytes of shared memory with a " + std::to_string(alphabet_ - 1) + "-letter matrix, GPU " +
                                 std::to_string(s.device) + " has " + std::to_string(s.prop.sharedMemPerBlockOptin));
-        WARPDP_CUDA_CHECK(cudaFuncSetAttribute(k.kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
-        WARPDP_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&s.blocks_per_sm[c], k.kernel, k.threads, smem));
-        if (s.blocks_per_sm[c] < 1)
+        for (int multi = 0; multi < 2; ++multi) {
+            const KernelFn kernel = multi ? k.multi : k.single;
+            WARPDP_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+            WARPDP_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&s.blocks_per_sm[multi][c], kernel, k.threads, smem));
+        }
+        if (std::min(s.blocks_per_sm[0][c], s.blocks_per_sm[1][c]) < 1)
             throw ResourceError(std::string("gpu-sw CUDA kernel ") + k.name + " does not fit GPU " +
                                 std::to_string(s.device) + " with a " + std::to_string(alphabet_ - 1) + "-letter matrix");
     }
     s.score_host.reserve(std::max<size_t>(n, 1));
-    s.lengths = std::move(layout.len);
+    s.pairs = static_cast<uint32_t>(pairs);
+    s.longest = nonempty ? targets.length(order[0]) : 0;
+    s.residues_total = 0;
+    for (uint32_t len : layout.len) s.residues_total += len;
     s.which = std::move(which);
 }
 
@@ -281,12 +329,12 @@ void CudaSwEngine::run_slot(Slot& s, std::span<const uint8_t> query) {
     const size_t n = s.which.size();
     if (n == 0) return;
     const uint32_t m = static_cast<uint32_t>(query.size());
-    const uint32_t pairs = static_cast<uint32_t>((n + 1) / 2);
     cudaStream_t st = s.stream->get();
 
     s.query.reserve(query.size());
     WARPDP_CUDA_CHECK(cudaMemcpyAsync(s.query.get(), query.data(), query.size(), cudaMemcpyHostToDevice, st));
     WARPDP_CUDA_CHECK(cudaMemsetAsync(s.counters.get(), 0, 4 * sizeof(uint32_t), st));
+    WARPDP_CUDA_CHECK(cudaMemsetAsync(s.score.get(), 0, n * sizeof(int32_t), st));  // empty targets score 0
     WARPDP_CUDA_CHECK(cudaMemsetAsync(s.overflow.get(), 0xff, s.overflow.size() * sizeof(uint32_t), st));
 
     SwLaunchParams base;
@@ -313,10 +361,11 @@ void CudaSwEngine::run_slot(Slot& s, std::span<const uint8_t> query) {
         p.overflow_at = k.wide ? INT_MAX : overflow_at_;
         p.next_pair = counter;
         const uint32_t per_block = static_cast<uint32_t>(k.threads / k.G);
+        const bool multi = m > k.rows();
         uint32_t grid = std::min((groups + per_block - 1) / per_block,
-                                 static_cast<uint32_t>(s.blocks_per_sm[c] * s.prop.multiProcessorCount));
-        if (m > k.rows()) {
-            p.boundary_columns = sw_boundary_columns(s.lengths[0], k.G);
+                                 static_cast<uint32_t>(s.blocks_per_sm[multi][c] * s.prop.multiProcessorCount));
+        if (multi) {
+            p.boundary_columns = sw_boundary_columns(s.longest, k.G);
             const size_t block_bytes = size_t{p.boundary_columns} * per_block *
                                        static_cast<size_t>(k.wide ? SwCell32::kBoundaryBytes : SwCell16::kBoundaryBytes);
             size_t free_bytes = 0, total_bytes = 0;
@@ -327,12 +376,12 @@ void CudaSwEngine::run_slot(Slot& s, std::span<const uint8_t> query) {
             p.boundary = s.boundary.get();
         }
         const size_t smem = static_cast<size_t>(sw_smem_words(alphabet_, k.G, k.threads)) * 4;
-        k.kernel<<<grid, k.threads, smem, st>>>(p);
+        (multi ? k.multi : k.single)<<<grid, k.threads, smem, st>>>(p);
         WARPDP_CUDA_CHECK_LAUNCH("gpu-sw kernel");
     };
 
     const int config = forced_ >= 0 ? forced_ : choose_config(m);
-    launch(config, s.pair.get(), pairs, s.counters.get() + (kConfigs[config].wide ? 2 : 1));
+    if (s.pairs > 0) launch(config, s.pair.get(), s.pairs, s.counters.get() + (kConfigs[config].wide ? 2 : 1));
 
     // Targets whose 16-bit best may have wrapped: again with 32-bit cells,
     // paired in the order the kernel listed them (the list's unused tail
@@ -351,9 +400,10 @@ void CudaSwEngine::run_slot(Slot& s, std::span<const uint8_t> query) {
 void CudaSwEngine::score(std::span<const uint8_t> query, std::span<int32_t> scores) {
     const auto t0 = std::chrono::steady_clock::now();
     check_sw_score_call(have_load_, loaded_, query, scores.size());
-    std::fill(scores.begin(), scores.end(), 0);  // empty targets (and an empty query) score 0
     stats_ = SwEngineStats{};
-    if (!query.empty()) {
+    if (query.empty()) {
+        std::fill(scores.begin(), scores.end(), 0);
+    } else {
         if (slots_.size() == 1) {
             run_slot(*slots_[0], query);
         } else {
@@ -371,10 +421,13 @@ void CudaSwEngine::score(std::span<const uint8_t> query, std::span<int32_t> scor
             for (auto& e : errors)
                 if (e) std::rethrow_exception(e);
         }
+        // Every target is resident on one device, in input order there.
         for (const auto& s : slots_) {
             const int32_t* got = s->score_host.get();
-            for (size_t k = 0; k < s->which.size(); ++k) scores[s->which[k]] = got[k];
-            for (uint32_t len : s->lengths) stats_.cells += uint64_t{len} * query.size();
+            if (s->which.size() == scores.size()) std::copy(got, got + scores.size(), scores.begin());
+            else
+                for (size_t k = 0; k < s->which.size(); ++k) scores[s->which[k]] = got[k];
+            stats_.cells += s->residues_total * query.size();
             stats_.recomputed += s->recomputed;
         }
     }
@@ -388,6 +441,12 @@ std::unique_ptr<SwCudaEngine> make_sw_cuda_engine_ex(const std::vector<int>& dev
 }
 
 std::unique_ptr<SwEngine> make_sw_cuda_engine(const std::vector<int>& devices) { return make_sw_cuda_engine_ex(devices); }
+
+uint32_t sw_cuda_variant_rows(const std::string& name) {
+    for (const SwConfig& c : kConfigs)
+        if (name == c.name) return c.rows();
+    return 0;
+}
 
 std::vector<std::string> sw_cuda_variants() {
     std::vector<std::string> v;

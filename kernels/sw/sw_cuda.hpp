@@ -6,6 +6,7 @@
 // without CUDA, sw_cuda_absent.cpp's factory refuses.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -34,5 +35,7 @@ public:
 // all kernel configurations.
 std::unique_ptr<SwCudaEngine> make_sw_cuda_engine_ex(const std::vector<int>& devices);
 std::vector<std::string> sw_cuda_variants();
+// The query rows one pass of the named configuration covers (0: no such name).
+uint32_t sw_cuda_variant_rows(const std::string& name);
 
 }  // namespace warpdp

@@ -21,9 +21,10 @@
 // lane one column behind the lane above, whose last row's H (the next
 // step's diagonal) and F come by shuffle. Per pair of cells: a three-way
 // max with the 0 floor after an add, an add of -open, two add-max for E and
-// F and half a three-way max for the running best, ~5.5 integer-pipe
-// instructions, plus one 32-bit shared-memory load that returns both
-// targets' scores.
+// F and half a three-way max for the running best: 5.5 integer-ALU
+// instructions, the DPX ones, plus one 32-bit shared-memory load that
+// returns both targets' scores and one multiply-add (FMA pipe) for its
+// address. The ALU pipe is the bound; everything else is kept off it.
 //
 // The scores come from a profile of the two targets: per group a ring of
 // RS >= 2G columns x every query code, word = s(q, t0_j) | s(q, t1_j) << 16,
@@ -43,17 +44,24 @@
 // column only extends alignments by non-positive steps or gaps, so its H
 // never exceeds an H of a real cell and the best score is unchanged.
 //
-// Queries longer than W take several passes over the targets, and the
-// passes follow each other without a gap: a lane that finishes a pass's
-// last column starts the next pass's first column at its next step, so the
-// group fills its wavefront once per pair, not once per pass. The last lane
-// writes its last row's H and F of every column to the group's slot of
-// global memory; lane 0 reads them back as the top boundary one pass later,
-// G columns at a time (prefetched a chunk ahead, one column per lane, handed
-// out by shuffles): with targets padded to 3G columns in that case, every
-// read follows its write by more than a chunk, with a __syncwarp between.
-// Kernels run a persistent grid: each group takes the next pair (longest
-// first) from a counter; its boundary slot is its place in the grid.
+// Nothing waits for a wavefront to fill. Queries of at most W rows (one
+// pass, sw_stream): a group streams all its pairs through one wavefront,
+// each pair's columns right after the last pair's, so that it fills and
+// drains once in the kernel, not once a pair. Queries longer than W take
+// several passes over each pair (sw_pair), and the passes follow each
+// other the same way: a lane that finishes a pass's last column starts the
+// next pass's first column at its next step. The last lane writes its last
+// row's H and F of every column to the group's slot of global memory; lane
+// 0 reads them back as the top boundary one pass later, G columns at a time
+// (prefetched a chunk ahead, one column per lane, handed out by shuffles):
+// with targets padded to 3G columns in that case, every read follows its
+// write by more than a chunk, with a __syncwarp between. Kernels run a
+// persistent grid: each group takes the next pair (longest first) from a
+// counter; its boundary slot is its place in the grid.
+//
+// Two configurations of the same G and R are two kernels (Multi false or
+// true), so that the single-pass one, which runs most queries, has its
+// registers to itself.
 //
 // Overflow (16 bits). Only H + s can exceed 32767 first (E, F <= H - open),
 // from an exact H that the running best already holds; so a best below
@@ -65,6 +73,7 @@
 #include <cuda_runtime.h>
 
 #include <cstdint>
+#include <type_traits>
 
 namespace warpdp::cuda {
 
@@ -77,12 +86,24 @@ inline constexpr int kSwMaxAlphabet = 33;            // codes including the pad 
 inline constexpr int kSw16MaxScore = 8192;
 inline constexpr int kSw16MaxGap = 8192;
 
+// A pair queued for the single-pass stream (sw_stream): its virtual columns
+// [start, end) and its two targets.
+struct SwQueued {
+    const uint8_t* s0;
+    const uint8_t* s1;
+    uint32_t start, end, t0, t1, len0, len1;
+};
+inline constexpr int kSwQueue = 4;  // entries a group
+
 // Ring slots of a group's profile: a multiple of 32, at least 2G.
 __host__ __device__ constexpr int sw_ring_slots(int G) { return G <= 16 ? 32 : 2 * G; }
 // Words of shared memory a block needs: the matrix, then one ring a group,
-// each G banks after the last.
+// each G banks after the last, then (8-byte aligned) one queue a group.
+__host__ __device__ constexpr int sw_ring_words(int alphabet, int G, int threads) {
+    return (alphabet * alphabet + (threads / G) * (alphabet * sw_ring_slots(G) + G) + 1) / 2 * 2;
+}
 __host__ __device__ constexpr int sw_smem_words(int alphabet, int G, int threads) {
-    return alphabet * alphabet + (threads / G) * (alphabet * sw_ring_slots(G) + G);
+    return sw_ring_words(alphabet, G, threads) + (threads / G) * kSwQueue * static_cast<int>(sizeof(SwQueued) / 4);
 }
 // Columns of a boundary slot the multi-pass form needs for targets of at
 // most `longest` residues.
@@ -104,6 +125,8 @@ struct SwCell16 {
     __device__ static V add_max(V a, V b, V c) { return __viaddmax_s16x2(a, b, c); }
     __device__ static V max3(V a, V b, V c) { return __vimax3_s16x2(a, b, c); }
     __device__ static V score(uint32_t w) { return w; }
+    // x * k + a on the FMA pipe, k 0 or 1: both halves at once.
+    __device__ static V mad(V x, uint32_t k, V a) { return x * k + a; }
     __device__ static V shfl_up(unsigned mask, V v, int width) { return __shfl_up_sync(mask, v, 1, width); }
     __device__ static V shfl(unsigned mask, V v, int src, int width) { return __shfl_sync(mask, v, src, width); }
     __device__ static V shfl_xor(unsigned mask, V v, int m, int width) { return __shfl_xor_sync(mask, v, m, width); }
@@ -130,6 +153,10 @@ struct SwCell32 {
     __device__ static V max3(V x, V y, V z) { return {__vimax3_s32(x.a, y.a, z.a), __vimax3_s32(x.b, y.b, z.b)}; }
     __device__ static V score(uint32_t w) {
         return {static_cast<int16_t>(w & 0xffffu), static_cast<int16_t>(w >> 16)};
+    }
+    __device__ static V mad(V x, uint32_t k, V a) {
+        return {static_cast<int>(static_cast<uint32_t>(x.a) * k + static_cast<uint32_t>(a.a)),
+                static_cast<int>(static_cast<uint32_t>(x.b) * k + static_cast<uint32_t>(a.b))};
     }
     __device__ static V shfl_up(unsigned mask, V v, int width) {
         return {__shfl_up_sync(mask, v.a, 1, width), __shfl_up_sync(mask, v.b, 1, width)};
@@ -177,6 +204,9 @@ struct SwLaunchParams {
     uint8_t* boundary = nullptr;
     uint32_t boundary_columns = 0;
     uint32_t* next_pair = nullptr;  // the counter groups take pairs from
+    // Always 1; the compiler cannot know it (sw_pair multiplies by it to keep
+    // adds off the integer ALU).
+    uint32_t one = 1;
 };
 
 namespace sw_detail {
@@ -206,20 +236,209 @@ __device__ __forceinline__ void put_score(const SwLaunchParams& p, uint32_t targ
     p.score[target] = best;
 }
 
-// Lane t's query codes for pass `pass` as byte offsets in the ring (code * RS * 4).
+// Lane t's query codes for pass `pass` as byte offsets in the ring (code * RS
+// * 4), plus `base`.
 template <int G, int R, int RS>
-__device__ __forceinline__ void load_rows(const SwLaunchParams& p, uint32_t pass, int t, uint32_t (&qoff)[R]) {
+__device__ __forceinline__ void load_rows(const SwLaunchParams& p, uint32_t pass, int t, uint32_t base,
+                                          uint32_t (&qoff)[R]) {
     const uint32_t first = pass * (G * R) + static_cast<uint32_t>(t) * R;
     const uint32_t pad = static_cast<uint32_t>(p.alphabet - 1);
 #pragma unroll
     for (int k = 0; k < R; ++k) {
         const uint32_t i = first + static_cast<uint32_t>(k);
-        qoff[k] = (i < p.query_len ? static_cast<uint32_t>(p.query[i]) : pad) * (RS * 4);
+        qoff[k] = base + (i < p.query_len ? static_cast<uint32_t>(p.query[i]) : pad) * (RS * 4);
+        // Opaque to the optimiser, which would otherwise split sw_stream's
+        // one multiply-add per score address into two.
+        asm("" : "+r"(qoff[k]));
     }
 }
 
-// The whole query against the pair (t0, t1): P passes of W = G * R rows,
-// each over nn columns (the longer target, padded to 3G when P > 1).
+// A 32-bit word of shared memory at a 32-bit shared-window address: the
+// address is then one register the kernel computes as it chooses.
+__device__ __forceinline__ uint32_t load_shared(uint32_t address) {
+    uint32_t x;
+    asm volatile("ld.shared.u32 %0, [%1];" : "=r"(x) : "r"(address));
+    return x;
+}
+
+// Queries of at most W = G * R rows, one pass: the group streams its pairs
+// one after the other through the same wavefront, so that it fills and
+// drains once, not once a pair. A pair's columns follow the last pair's
+// (virtual columns: each pair has max(its longer target, 2G) of them); a
+// lane reaching a pair's first column starts its rows afresh (H 0, E and the
+// diagonal as at column 0) and keeps its best of the pair before; G - 1
+// steps later the last lane has crossed too and the group reduces the
+// finished pair's bests. The pairs are queued in shared memory (lane 0 takes
+// them from p.next_pair) a chunk before the fill needs their residues; with
+// every pair at least 2G columns long, the columns any lane reads, fills or
+// reduces span at most three pairs, so four entries suffice.
+//
+// The DPX instructions keep the integer ALU pipe busy; the rest is moved off
+// it where the compiler would not: the score's address add is written as a
+// multiply-add by p.one (a run-time 1, so the compiler must emit IMAD, which
+// issues to the FMA pipe), and lane 0's boundary values come from a
+// multiply-add too.
+template <class C, int G, int R>
+__device__ __forceinline__ void sw_stream(const SwLaunchParams& p, const uint32_t* __restrict__ mq,
+                                          uint32_t* __restrict__ ring, SwQueued* queue) {
+    using V = typename C::V;
+    constexpr int RS = sw_ring_slots(G);
+    constexpr uint32_t kNever = 0xffffffffu;
+    const unsigned mask = group_mask<G>();
+    const int t = static_cast<int>(threadIdx.x) & (G - 1);
+    const int alpha = p.alphabet, pad = alpha - 1;
+    const uint32_t one = p.one;
+
+    // The queue, the same in every lane: pairs taken so far, the virtual
+    // column after the last one, whether p.next_pair may have more.
+    uint32_t tail = 0, tail_end = 0;
+    bool more = true;
+    const auto refill = [&](uint32_t upto) {
+        while (more && tail_end < upto) {
+            uint32_t g = 0;
+            if (t == 0) g = atomicAdd(p.next_pair, 1u);
+            g = __shfl_sync(mask, g, 0, G);
+            if (g >= p.groups) {
+                more = false;
+                break;
+            }
+            const uint32_t t0 = p.pair[2 * g], t1 = p.pair[2 * g + 1];
+            const uint32_t len0 = p.length[t0], len1 = t1 == kSwNoTarget ? 0 : p.length[t1];
+            const uint32_t nn = max(max(len0, len1), 2u * G);
+            if (t == 0) {
+                SwQueued& e = queue[tail % kSwQueue];
+                e.s0 = p.residues + p.offset[t0];
+                e.s1 = t1 == kSwNoTarget ? e.s0 : p.residues + p.offset[t1];
+                e.start = tail_end;
+                e.end = tail_end + nn;
+                e.t0 = t0;
+                e.t1 = t1;
+                e.len0 = len0;
+                e.len1 = len1;
+            }
+            tail_end += nn;
+            ++tail;
+        }
+        __syncwarp(mask);
+    };
+    refill(2 * G);
+    if (tail == 0) return;
+
+    // Virtual column v's residue codes (pad past the last pair): the fill
+    // asks a chunk ahead, inside the last two pairs queued.
+    const auto codes = [&](uint32_t v, int& c0, int& c1) {
+        c0 = pad, c1 = pad;
+        if (v >= tail_end) return;
+        const SwQueued* e = queue + (tail - 1) % kSwQueue;
+        if (v < e->start) e = queue + (tail - 2) % kSwQueue;
+        const uint32_t j = v - e->start;
+        if (j < e->len0) c0 = e->s0[j];
+        if (j < e->len1) c1 = e->s1[j];
+    };
+    const auto fill = [&](uint32_t v, int c0, int c1) {
+        const uint32_t* m0 = mq + c0 * alpha;
+        const uint32_t* m1 = mq + c1 * alpha;
+        uint32_t* at = ring + (v & (RS - 1));
+#pragma unroll 5
+        for (int q = 0; q < alpha; ++q) at[q * RS] = m1[q] * 65536u + m0[q];
+    };
+
+    uint32_t qoff[R];  // the rows' codes' places in the ring, shared-window addresses
+    V hc[R], er[R];
+    const V neg = C::splat(C::kNeg), zero = C::splat(0);
+    load_rows<G, R, RS>(p, 0, t, static_cast<uint32_t>(__cvta_generic_to_shared(ring)), qoff);
+#pragma unroll
+    for (int k = 0; k < R; ++k) hc[k] = zero, er[k] = neg;
+    const V open = C::splat(-p.gap_open), ext = C::splat(-p.gap_extend);
+    V f = neg, diag = zero, left = zero, best = zero, best_prev = zero;
+    // What lane 0 takes instead of the lane above's H and F: x * keep + fill
+    // is x on other lanes, 0 and kNeg on lane 0.
+    const uint32_t keep = t == 0 ? 0u : one;
+    const V fill_f = t == 0 ? neg : zero;
+    // The lane's pair and the column it ends at; the group's oldest pair not
+    // yet reduced and the step at which the last lane has left it.
+    uint32_t lane_pair = 0, cross_at = queue[0].end;
+    uint32_t done = 0, reduce_at = queue[0].end + G - 1;
+
+    // Columns before 0 (chunk -1) score as pad: H stays 0, as column 0 expects.
+    fill(static_cast<uint32_t>(t - G), pad, pad);
+    int next0, next1;
+    codes(static_cast<uint32_t>(t), next0, next1);
+    for (uint32_t c = 0;; c += G) {
+        __syncwarp(mask);  // every lane is done with the slots this chunk overwrites
+        if (done == tail && !more) return;
+        refill(c + 2 * G);
+        fill(c + static_cast<uint32_t>(t), next0, next1);
+        codes(c + G + static_cast<uint32_t>(t), next0, next1);
+        __syncwarp(mask);  // the profile is visible
+        // A chunk in which no lane reaches a pair's first column and no pair
+        // is reduced (most chunks) runs without those tests: a divergent
+        // branch in every step would keep the compiler from overlapping one
+        // step's loads with the last step's work. Pair ends are at least 2G
+        // apart, so only the oldest unreduced one can fall in this chunk.
+        const auto chunk = [&](auto busy) {
+#pragma unroll 2
+            for (int u = 0; u < G; ++u) {
+                const uint32_t step = c + static_cast<uint32_t>(u), v = step - static_cast<uint32_t>(t);
+                V d = diag;
+                // Busy chunks: a lane at its next pair's first column starts
+                // its rows afresh by multiply-adds (x * 0 + reset), not by a
+                // branch around every row.
+                uint32_t kx = one;
+                V ex = zero;
+                if constexpr (decltype(busy)::value) {
+                    const bool cross = v == cross_at;
+                    kx = cross ? 0u : one;
+                    ex = cross ? neg : zero;
+                    d = C::mad(d, kx, zero);
+                    best_prev = cross ? best : best_prev;
+                    best = C::mad(best, kx, zero);
+                    if (cross) {
+                        ++lane_pair;
+                        cross_at = lane_pair < tail ? queue[lane_pair % kSwQueue].end : kNever;
+                    }
+                    if (step == reduce_at) {  // every lane has left pair `done`
+                        const V b = group_max<C, G>(best_prev);
+                        const SwQueued& e = queue[done % kSwQueue];
+                        if (t == 0) {
+                            put_score<C>(p, e.t0, C::lane(b, 0));
+                            put_score<C>(p, e.t1, C::lane(b, 1));
+                        }
+                        ++done;
+                        reduce_at = done < tail ? queue[done % kSwQueue].end + G - 1 : kNever;
+                    }
+                }
+                const uint32_t slot = (v & (RS - 1)) * 4;
+#pragma unroll
+                for (int k = 0; k < R; ++k) {
+                    const V sc = C::score(load_shared(qoff[k] * one + slot));
+                    V e = er[k];
+                    if constexpr (decltype(busy)::value) e = C::mad(e, kx, ex);
+                    const V h = C::max3_relu(C::add(d, sc), e, f);
+                    d = hc[k];
+                    if constexpr (decltype(busy)::value) d = C::mad(d, kx, zero);
+                    hc[k] = h;
+                    const V ho = C::add(h, open);
+                    er[k] = C::add_max(e, ext, ho);
+                    f = C::add_max(f, ext, ho);
+                    if (k & 1) best = C::max3(best, hc[k - 1], h);
+                    else if (k == R - 1) best = C::max3(best, h, h);
+                }
+                // Hand on downwards: diag for the next column is the H above of
+                // this one (received a step ago), F the lane above's of the next.
+                diag = left;
+                left = C::mad(C::shfl_up(mask, hc[R - 1], G), keep, zero);
+                f = C::mad(C::shfl_up(mask, f, G), keep, fill_f);
+            }
+        };
+        if (reduce_at > c + 2 * G - 2) chunk(std::false_type{});
+        else chunk(std::true_type{});
+    }
+}
+
+// Queries longer than W = G * R rows: the whole query against the pair
+// (t0, t1) in P passes of W rows, each over nn columns (the longer target,
+// padded to 3G).
 template <class C, int G, int R>
 __device__ __forceinline__ typename C::V sw_pair(const SwLaunchParams& p, const uint32_t* __restrict__ mq,
                                                  uint32_t* __restrict__ ring, uint8_t* slot, uint32_t t0,
@@ -236,21 +455,26 @@ __device__ __forceinline__ typename C::V sw_pair(const SwLaunchParams& p, const 
     const uint8_t* s1 = t1 == kSwNoTarget ? s0 : p.residues + p.offset[t1];
     const uint32_t passes = (p.query_len + W - 1) / W;
     const uint32_t longest = max(len0, len1);
-    const uint32_t nn = passes > 1 ? sw_boundary_columns(longest, G) : longest;
+    const uint32_t nn = sw_boundary_columns(longest, G);
     const uint32_t columns = passes * nn;             // virtual columns: pass * nn + column
     const uint32_t steps = (columns + G - 1 + G - 1) / G * G;  // the last lane sees every column
 
-    // Writes the profile of virtual column v (lane's share of a chunk).
-    const auto fill = [&](int v) {
-        int c0 = pad, c1 = pad;
+    // The profile of virtual column v (the lane's share of a chunk): its two
+    // residue codes, read a chunk ahead so that the global loads' latency
+    // hides behind a chunk of work, then written to the ring.
+    const auto codes = [&](int v, int& c0, int& c1) {
+        c0 = pad, c1 = pad;
         if (v >= 0 && static_cast<uint32_t>(v) < columns) {
             const uint32_t j = static_cast<uint32_t>(v) % nn;
             if (j < len0) c0 = s0[j];
             if (j < len1) c1 = s1[j];
         }
+    };
+    const auto fill = [&](int v, int c0, int c1) {
         const uint32_t* m0 = mq + c0 * alpha;
         const uint32_t* m1 = mq + c1 * alpha;
         uint32_t* at = ring + (static_cast<uint32_t>(v) & (RS - 1));
+#pragma unroll 5
         for (int q = 0; q < alpha; ++q) at[q * RS] = m1[q] * 65536u + m0[q];
     };
     // Lane 0's top boundary of virtual column v: H of the row above, F
@@ -264,7 +488,8 @@ __device__ __forceinline__ typename C::V sw_pair(const SwLaunchParams& p, const 
     uint32_t qoff[R];
     V hc[R], er[R];
     const V neg = C::splat(C::kNeg), zero = C::splat(0);
-    load_rows<G, R, RS>(p, 0, t, qoff);
+    const uint32_t ring_base = static_cast<uint32_t>(__cvta_generic_to_shared(ring));
+    load_rows<G, R, RS>(p, 0, t, ring_base, qoff);
 #pragma unroll
     for (int k = 0; k < R; ++k) hc[k] = zero, er[k] = neg;
     const V open = C::splat(-p.gap_open), ext = C::splat(-p.gap_extend);
@@ -272,24 +497,27 @@ __device__ __forceinline__ typename C::V sw_pair(const SwLaunchParams& p, const 
     uint32_t col = 0, pass = 0;  // the lane's column within its pass
 
     // Columns before 0 (chunk -1) score as pad.
-    fill(t - G);
+    fill(t - G, pad, pad);
+    int next0, next1;
+    codes(t, next0, next1);
     V bh_next, bf_next;
     top(static_cast<uint32_t>(1 + t), bh_next, bf_next);
     for (uint32_t c = 0; c < steps; c += G) {
         __syncwarp(mask);  // every lane is done with the slots this chunk overwrites
-        fill(static_cast<int>(c) + t);
+        fill(static_cast<int>(c) + t, next0, next1);
+        codes(static_cast<int>(c + G) + t, next0, next1);
         // Lane 0 needs, after step c + u, the top of column c + u + 1.
         const V bh = bh_next, bf = bf_next;
-        if (passes > 1) top(c + G + 1 + static_cast<uint32_t>(t), bh_next, bf_next);
+        top(c + G + 1 + static_cast<uint32_t>(t), bh_next, bf_next);
         __syncwarp(mask);  // the profile and the boundary writes of earlier chunks are visible
 #pragma unroll 2
         for (int u = 0; u < G; ++u) {
             const int v = static_cast<int>(c) + u - t;
-            const uint8_t* rc = reinterpret_cast<const uint8_t*>(ring + (static_cast<uint32_t>(v) & (RS - 1)));
+            const uint32_t at = (static_cast<uint32_t>(v) & (RS - 1)) * 4;
             V d = col == 0 ? zero : diag;  // column 0 has H = 0 on its left
 #pragma unroll
             for (int k = 0; k < R; ++k) {
-                const V sc = C::score(*reinterpret_cast<const uint32_t*>(rc + qoff[k]));
+                const V sc = C::score(load_shared(qoff[k] + at));
                 const V h = C::max3_relu(C::add(d, sc), er[k], f);
                 d = hc[k];
                 hc[k] = h;
@@ -299,25 +527,20 @@ __device__ __forceinline__ typename C::V sw_pair(const SwLaunchParams& p, const 
                 if (k & 1) best = C::max3(best, hc[k - 1], h);
                 else if (k == R - 1) best = C::max3(best, h, h);
             }
-            // The last lane's bottom row is the next pass's top.
-            if (passes > 1 && t == G - 1 && v >= 0 && pass + 1 < passes)
-                C::store(slot + static_cast<size_t>(col) * C::kBoundaryBytes, hc[R - 1], f);
             // Hand on downwards: diag for the next column is the H above of
             // this one (received a step ago), F the lane above's of the next.
             diag = left;
+            // The last lane's bottom row is the next pass's top.
+            if (t == G - 1 && v >= 0 && pass + 1 < passes)
+                C::store(slot + static_cast<size_t>(col) * C::kBoundaryBytes, hc[R - 1], f);
             left = C::shfl_up(mask, hc[R - 1], G);
             f = C::shfl_up(mask, f, G);
-            if (passes > 1) {
-                const V th = C::shfl(mask, bh, u, G), tf = C::shfl(mask, bf, u, G);
-                if (t == 0) left = th, f = tf;
-            } else if (t == 0) {
-                left = zero;
-                f = neg;
-            }
+            const V th = C::shfl(mask, bh, u, G), tf = C::shfl(mask, bf, u, G);
+            if (t == 0) left = th, f = tf;
             if (v >= 0 && ++col == nn) {  // next pass: new rows, fresh columns on their left
                 col = 0;
                 ++pass;
-                load_rows<G, R, RS>(p, pass, t, qoff);
+                load_rows<G, R, RS>(p, pass, t, ring_base, qoff);
 #pragma unroll
                 for (int k = 0; k < R; ++k) hc[k] = zero, er[k] = neg;
             }
@@ -331,11 +554,12 @@ __device__ __forceinline__ typename C::V sw_pair(const SwLaunchParams& p, const 
 // Every pair of the launch through sw_pair: a persistent grid of blocks of
 // Threads lanes, groups of G, taking pairs in order from p.next_pair;
 // MinBlocks caps the registers so that that many blocks share a
-// multiprocessor.
-template <class C, int G, int R, int Threads, int MinBlocks>
+// multiprocessor. Multi: the form for queries longer than G * R (its own
+// kernel, so that the single-pass form's registers are its own).
+template <class C, int G, int R, int Threads, int MinBlocks, bool Multi>
 __global__ void __launch_bounds__(Threads, MinBlocks) sw_kernel(SwLaunchParams p) {
     constexpr int RS = sw_ring_slots(G);
-    extern __shared__ uint32_t smem[];
+    extern __shared__ __align__(16) uint32_t smem[];
     const int alpha = p.alphabet;
     for (int k = threadIdx.x; k < alpha * alpha; k += Threads) smem[k] = p.matrix[k];
     __syncthreads();
@@ -344,6 +568,11 @@ __global__ void __launch_bounds__(Threads, MinBlocks) sw_kernel(SwLaunchParams p
     const uint32_t slot_index = blockIdx.x * (Threads / G) + static_cast<uint32_t>(group);
     uint8_t* slot = p.boundary ? p.boundary + static_cast<size_t>(slot_index) * p.boundary_columns * C::kBoundaryBytes
                                : nullptr;
+    if constexpr (!Multi) {
+        SwQueued* queue = reinterpret_cast<SwQueued*>(smem + sw_ring_words(alpha, G, Threads)) + group * kSwQueue;
+        sw_detail::sw_stream<C, G, R>(p, smem, ring, queue);
+        return;
+    }
     const unsigned mask = sw_detail::group_mask<G>();
     const int t = static_cast<int>(threadIdx.x) & (G - 1);
     for (;;) {
