@@ -96,14 +96,19 @@ SeqReaderOptions reader_options(unsigned threads, uint64_t batch_residues) {
     return o;
 }
 
-// A hit kept for a query: the target's index in the database, and a copy of
-// its name and residues (its chunk is gone by the time it is aligned), and of
-// its identity classes when they differ from its codes.
+// A kept target's name and residues, copied out of its chunk (gone by the
+// time it is aligned), and its identity classes when they differ from its
+// codes: one copy however many queries keep it.
+struct HitTarget {
+    std::string name;
+    std::vector<uint8_t> residues, classes;
+};
+
+// A hit kept for a query: the target's index in the database and its copy.
 struct Hit {
     int64_t score = 0;
     uint64_t index = 0;
-    std::string name;
-    std::vector<uint8_t> residues, classes;
+    std::shared_ptr<const HitTarget> target;
     SwAlignment alignment;
     SwColumnCounts counts;
 };
@@ -112,9 +117,11 @@ bool ranks_before(int64_t sa, uint64_t ia, int64_t sb, uint64_t ib) { return sa 
 
 // Merges the chunk's scores into a query's best `keep` hits (score >=
 // min_score; equal scores in database order). classes: the chunk's identity
-// classes, residue by residue, or empty where they are its codes.
+// classes, residue by residue, or empty where they are its codes. copies:
+// one slot a chunk target, the copy the queries before this one made.
 void merge_chunk(std::vector<Hit>& top, const std::vector<int32_t>& scores, const SeqBatch& chunk,
-                 const std::vector<uint8_t>& classes, uint64_t keep, int64_t min_score) {
+                 const std::vector<uint8_t>& classes, uint64_t keep, int64_t min_score,
+                 std::vector<std::shared_ptr<const HitTarget>>& copies) {
     const bool full = top.size() >= keep;
     const int64_t floor = full ? top.back().score + 1 : min_score;  // a later target must beat the last kept
     std::vector<std::pair<int64_t, uint32_t>> cand;
@@ -143,12 +150,17 @@ void merge_chunk(std::vector<Hit>& top, const std::vector<int32_t>& scores, cons
             Hit h;
             h.score = scores[t];
             h.index = chunk.first_index + t;
-            h.name = chunk.names[t];
-            const auto s = chunk.seq(t);
-            h.residues.assign(s.begin(), s.end());
-            if (!classes.empty())
-                h.classes.assign(classes.begin() + static_cast<std::ptrdiff_t>(chunk.offsets[t]),
-                                 classes.begin() + static_cast<std::ptrdiff_t>(chunk.offsets[t + 1]));
+            if (!copies[t]) {
+                auto copy = std::make_shared<HitTarget>();
+                copy->name = chunk.names[t];
+                const auto s = chunk.seq(t);
+                copy->residues.assign(s.begin(), s.end());
+                if (!classes.empty())
+                    copy->classes.assign(classes.begin() + static_cast<std::ptrdiff_t>(chunk.offsets[t]),
+                                         classes.begin() + static_cast<std::ptrdiff_t>(chunk.offsets[t + 1]));
+                copies[t] = std::move(copy);
+            }
+            h.target = copies[t];
             merged.push_back(std::move(h));
         }
     }
@@ -303,12 +315,13 @@ int run(int argc, char** argv) {
         const auto e0 = clock::now();
         engine->load(chunk, scoring);
         scores.assign(chunk.size(), 0);
+        std::vector<std::shared_ptr<const HitTarget>> copies(chunk.size());
         for (size_t q = 0; q < queries.codes.size(); ++q) {
             engine->score(queries.codes[q], scores);
             const SwEngineStats st = engine->last_stats();
             cells += st.cells;
             recomputed += st.recomputed;
-            merge_chunk(hits[q], scores, chunk, chunk_classes, a.max_hits, a.min_score);
+            merge_chunk(hits[q], scores, chunk, chunk_classes, a.max_hits, a.min_score, copies);
             if (common.progress)
                 std::fprintf(stderr, "\r%s: chunk %llu, query %zu of %zu   ", kTool,
                              static_cast<unsigned long long>(chunks + 1), q + 1, queries.codes.size());
@@ -347,16 +360,17 @@ int run(int argc, char** argv) {
         parallel_for(jobs.size(), common.threads, 1, [&](size_t k) {
             Hit& h = hits[jobs[k].q][jobs[k].h];
             const auto& qc = queries.codes[jobs[k].q];
-            h.alignment = sw_align(qc, h.residues, scoring);
+            const HitTarget& tg = *h.target;
+            h.alignment = sw_align(qc, tg.residues, scoring);
             // The invariants every reported alignment keeps: the engine's score,
             // and that score again from the columns alone.
             if (h.alignment.score != h.score)
-                throw InternalError("target " + quoted_name(h.name) + ": the engine scored " + std::to_string(h.score) +
+                throw InternalError("target " + quoted_name(tg.name) + ": the engine scored " + std::to_string(h.score) +
                                     ", the traceback " + std::to_string(h.alignment.score));
-            if (sw_rescore(h.alignment, qc, h.residues, scoring) != h.score)
-                throw InternalError("target " + quoted_name(h.name) + ": the alignment does not re-score to its score");
+            if (sw_rescore(h.alignment, qc, tg.residues, scoring) != h.score)
+                throw InternalError("target " + quoted_name(tg.name) + ": the alignment does not re-score to its score");
             h.counts = sw_count_columns(h.alignment, queries.classes[jobs[k].q],
-                                        h.classes.empty() ? h.residues : h.classes);
+                                        tg.classes.empty() ? tg.residues : tg.classes);
         });
     }
     const double traceback_s = std::chrono::duration<double>(clock::now() - tb0).count();
@@ -369,9 +383,9 @@ int run(int argc, char** argv) {
             const Hit& x = hits[q][h];
             SwHitRow row;
             row.query = &queries.names[q];
-            row.target = &x.name;
+            row.target = &x.target->name;
             row.qlen = queries.codes[q].size();
-            row.tlen = x.residues.size();
+            row.tlen = x.target->residues.size();
             row.score = x.score;
             if (karlin) {
                 row.bits = sw_bit_score(*karlin, x.score);
