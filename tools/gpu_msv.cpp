@@ -110,7 +110,7 @@ int run(int argc, char** argv) {
     if (!cli.parse(argc, argv)) return 0;
     const auto& common = cli.common();
     check_at_most("--chunk-residues", a.chunk_residues, uint64_t{1} << 40);
-    refuse_shared_paths({{"--hmm", a.hmm}, {"--db", a.db}}, {{"-o", common.output}, {"--stats", a.stats}});
+    refuse_shared_paths({{"--hmm", a.hmm}, {"--db", a.db}}, {common.output_path(), {"--stats", a.stats}});
     // Any threshold, as hmmsearch takes it (clamped to 1; NaN passes all).
     const double F1 = std::min(a.F1.value, 1.0);
 

@@ -84,7 +84,7 @@ int run(int argc, char** argv) {
     if (format == NussinovFormat::vienna && a.no_structure)
         throw UsageError("--no-structure applies to --format tsv and jsonl (vienna prints the structure)");
     const bool with_structure = !a.no_structure;
-    refuse_shared_paths({{"--in", a.in}}, {{"-o", common.output}, {"--stats", a.stats}});
+    refuse_shared_paths({{"--in", a.in}}, {common.output_path(), {"--stats", a.stats}});
 
     hide_unused_gpus(common.device, std::numeric_limits<double>::infinity());  // only an explicit list narrows
     const DeviceChoice dev = resolve_device(common.device);
@@ -180,12 +180,9 @@ int run(int argc, char** argv) {
     if (sequences == 0) throw InputError(a.in, 0, "no sequences");
     if (to_stdout) writer.header();
     write_pending();
-    out.commit();
+    // Every output written and flushed before any is committed: a --stats
+    // file that cannot be written (disk full) leaves no -o behind either.
     const double seconds = std::chrono::duration<double>(clock::now() - t0).count();
-    if (other && !common.quiet)
-        warn(kTool, a.in + ": " + std::to_string(other) + " letter" + (other == 1 ? "" : "s") +
-                        " other than A, C, G, U and T (IUPAC codes such as N, gaps) never pair, the first in record " +
-                        quoted_name(first_other) + " (--strict rejects them)");
     if (stats_file) {
         nlohmann::ordered_json s;
         s["tool"] = kTool;
@@ -203,8 +200,14 @@ int run(int argc, char** argv) {
         s["steps"] = steps;
         s["steps_per_second"] = engine_s > 0 ? steps / engine_s : 0.0;
         stats_file->write(s.dump(2) + "\n");
-        stats_file->commit();
+        stats_file->flush();
     }
+    out.commit();
+    if (stats_file) stats_file->commit();
+    if (other && !common.quiet)
+        warn(kTool, a.in + ": " + std::to_string(other) + " letter" + (other == 1 ? "" : "s") +
+                        " other than A, C, G, U and T (IUPAC codes such as N, gaps) never pair, the first in record " +
+                        quoted_name(first_other) + " (--strict rejects them)");
     if (!common.quiet)
         std::fprintf(stderr, "%s: %llu sequences, %llu bases, device %s (%s), %.3f s, %.4f T steps/s in the engine (%.3f s)\n",
                      kTool, static_cast<unsigned long long>(sequences), static_cast<unsigned long long>(bases),

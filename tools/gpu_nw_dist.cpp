@@ -128,7 +128,7 @@ int run(int argc, char** argv) {
     check_nw_writer_options(wopt);
     if (!a.rows.empty() && !a.tile.empty()) throw UsageError("--rows and --tile exclude each other");
     if (!a.lookup.empty() && metric != NwMetric::seqdist) throw UsageError("--lookup applies to --metric seqdist only");
-    refuse_shared_paths({{"--in", a.in}, {"--lookup", a.lookup}}, {{"-o", common.output}});
+    refuse_shared_paths({{"--in", a.in}, {"--lookup", a.lookup}}, {common.output_path()});
     const SeqDistTable table = metric == NwMetric::seqdist ? seqdist_table(a.lookup, common.quiet) : tran_dat();
 
     // Command-line mistakes before reading a large input: the syntax now, the

@@ -216,7 +216,7 @@ int run(int argc, char** argv) {
         throw UsageError("--gap-extend must be a whole number from 0 to --gap-open (" + std::to_string(a.gap_open) +
                          "), not " + std::to_string(a.gap_extend));
     refuse_shared_paths({{"--query", a.query}, {"--db", a.db}, {"--matrix", a.matrix}},
-                        {{"-o", common.output}, {"--stats", a.stats}});
+                        {common.output_path(), {"--stats", a.stats}});
 
     // The matrix: a built-in name, else a file.
     std::optional<SwMatrix> matrix_file;
@@ -398,7 +398,8 @@ int run(int argc, char** argv) {
             writer.write(row);
             ++reported;
         }
-    out.commit();
+    // Every output written and flushed before any is committed: a --stats
+    // file that cannot be written (disk full) leaves no -o behind either.
     const double seconds = std::chrono::duration<double>(clock::now() - t0).count();
     const double gcups = engine_s > 0 ? static_cast<double>(cells) / engine_s / 1e9 : 0.0;
     if (stats_file) {
@@ -425,8 +426,10 @@ int run(int argc, char** argv) {
         s["traceback_seconds"] = traceback_s;
         s["gcups"] = gcups;
         stats_file->write(s.dump(2) + "\n");
-        stats_file->commit();
+        stats_file->flush();
     }
+    out.commit();
+    if (stats_file) stats_file->commit();
     if (!common.quiet)
         std::fprintf(stderr,
                      "%s: %zu queries, %llu targets (%llu residues), %llu hits, device %s (%s), %.3f s, %.2f GCUPS in "

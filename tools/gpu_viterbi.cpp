@@ -101,7 +101,7 @@ int run(int argc, char** argv) {
         throw UsageError(std::string(in_place ? "--in-place" : "--spread") + " goes with --survivors or --model-survivors");
     if (spread > 0 && in_place) throw UsageError("--spread and --in-place exclude each other");
     refuse_shared_paths({{"--hmm", hmm_path}, {"--db", db_path}, {"--candidates", cand_path}},
-                        {{"-o", common.output}, {"--stats", stats_path}, {"--survivors", surv_path}});
+                        {common.output_path(), {"--stats", stats_path}, {"--survivors", surv_path}});
 
     std::vector<FilterModel> models;
     std::map<std::string, size_t> by_name;

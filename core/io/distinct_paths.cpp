@@ -39,6 +39,11 @@ bool same_file(const std::string& a, const std::string& b) {
 void refuse_shared_paths(const std::vector<NamedPath>& inputs, const std::vector<NamedPath>& outputs) {
     for (size_t i = 0; i < outputs.size(); ++i) {
         const NamedPath& out = outputs[i];
+        if (out.path == "-")
+            for (size_t j = 0; j < i; ++j)
+                if (outputs[j].path == "-")
+                    throw UsageError(outputs[j].option + " and " + out.option +
+                                     " both write to stdout: give one of them a file");
         if (names_a_stream(out.path) || shareable(out.path)) continue;
         for (const NamedPath& in : inputs)
             if (!names_a_stream(in.path) && same_file(out.path, in.path))

@@ -11,11 +11,14 @@ namespace warpdp {
 
 struct NamedPath {
     std::string option;  // as the user wrote it, for the message: "--db", "-o"
-    std::string path;    // empty or "-": stdin/stdout, never a clash
+    // Inputs: empty or "-" is stdin, never a clash. Outputs: "-" is stdout,
+    // empty is none (a caller passes "-" for an output that defaults to
+    // stdout, such as -o).
+    std::string path;
 };
 
 // Throws UsageError naming both options when an output is the same file as
-// an input or as another output. The same file: one inode for paths that
+// an input or as another output, or when two outputs are stdout. The same file: one inode for paths that
 // exist (links, "./x" and "x"), else the same normalised absolute path.
 // Outputs that are existing devices, FIFOs or sockets are written in place
 // and may be shared (two outputs to /dev/null); so may inputs of any kind.

@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "core/io/distinct_paths.hpp"
+
 namespace warpdp {
 
 struct CommonOptions {
@@ -16,6 +18,8 @@ struct CommonOptions {
     unsigned threads = 0;  // resolved: never 0 after parse()
     std::string format = "tsv";
     std::string output;    // empty: stdout
+    // -o as refuse_shared_paths() takes it: "-" for stdout.
+    NamedPath output_path() const { return {"-o", output.empty() ? "-" : output}; }
     bool quiet = false;
     bool progress = false;  // resolved: on by default only when stderr is a terminal
 };
