@@ -6,8 +6,10 @@
 #   2. gpu-viterbi  Viterbi filter           -> survivors FASTA, Z
 #   3. hmmsearch -Z <Z> on the survivors     -> hit tables
 # and then shows that the hit tables equal plain hmmsearch's; then gpu-nw-dist
-# on amplicon reads, compared with AmpliconNoise's NDist. Each step says which
-# device it ran on, as the tool itself reported it.
+# on amplicon reads, compared with AmpliconNoise's NDist; gpu-nussinov on 40
+# RNAs; gpu-sw with three protein queries, its best score compared with
+# parasail's. Each step says which device it ran on, as the tool itself
+# reported it.
 # Usage: run-example.sh [DIR]   DIR holds the tools: a build directory (default
 # build) or an install's bin directory (e.g. /usr/local/bin in the image).
 set -euo pipefail
@@ -97,5 +99,35 @@ if command -v NDist > /dev/null && NDist -in "$reads" > "$out/oracle.ndist" 2> /
 else
     echo "  result:     not compared (AmpliconNoise's NDist is not installed here)"
 fi
+# gpu-nussinov: the 40 MADE1 samples (inverted-repeat ends: hairpins).
+echo
+echo "Step 5. gpu-nussinov: Nussinov base-pair maximisation with structures, 40 RNAs"
+"$BUILD/gpu-nussinov" --in "$data/rnas.fa" --quiet --stats "$out/fold.json" > "$out/fold.tsv"
+echo "  ran on:     $(device_words "$(json_field device "$out/fold.json")") (engine $(json_field engine "$out/fold.json"))"
+echo "  folded:     $(($(wc -l < "$out/fold.tsv") - 1)) sequences; the first (name, length, pairs, structure):"
+awk -F '\t' 'NR > 1 && NR <= 3 { printf "    %-14s %4s %3s %s\n", $1, $2, $4, substr($5, 1, 60) (length($5) > 60 ? "..." : "") }' "$out/fold.tsv"
+
+# gpu-sw: the three models' consensus sequences against the targets.
+echo
+echo "Step 6. gpu-sw: Smith-Waterman search (BLOSUM62, gaps 11/1), 3 queries against the $n_targets targets"
+"$BUILD/gpu-sw" --query "$data/queries.fa" --db "$out/targets.fa" --quiet --format m8 --max-hits 3 \
+    --stats "$out/sw.json" > "$out/sw.m8"
+echo "  ran on:     $(device_words "$(json_field device "$out/sw.json")") (engine $(json_field engine "$out/sw.json"))"
+echo "  best hits, BLAST's tabular layout (query, target, identity, length, E-value, bits):"
+awk -F '\t' '{ printf "    %-18s %-26s %7s %5s %9s %7s\n", $1, $2, $3, $4, $11, $12 }' "$out/sw.m8"
+if command -v parasail_aligner > /dev/null; then
+    head -n 2 "$data/queries.fa" > "$out/q1.fa"
+    parasail_aligner -a sw_striped_32 -o 11 -e 1 -x -t 1 -q "$out/q1.fa" -f "$out/targets.fa" -g "$out/p.csv" <&- > /dev/null 2>&1 || true
+    theirs=$(sort -t, -k5,5nr "$out/p.csv" 2> /dev/null | awk -F, 'NR == 1 { print $5 }')
+    ours=$("$BUILD/gpu-sw" --query "$out/q1.fa" --db "$out/targets.fa" --quiet --score-only --max-hits 1 | awk -F '\t' 'NR == 2 { print $3 }')
+    if [ -n "$theirs" ] && [ "$theirs" = "$ours" ]; then
+        echo "  result:     the first query's best score, $ours, equals parasail_aligner's"
+    else
+        echo "  result:     the first query's best score ($ours) DIFFERS from parasail_aligner's ($theirs)" >&2; exit 1
+    fi
+else
+    echo "  result:     not compared (parasail_aligner is not installed here)"
+fi
+
 echo
 echo "Done: every step ran with the tools in $BUILD (README.md: how to install them or put them on the PATH)."
