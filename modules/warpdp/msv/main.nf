@@ -30,7 +30,8 @@ process WARPDP_MSV {
     }
     def args   = task.ext.args   ?: ''
     def prefix = task.ext.prefix ?: "${meta.id}"
-    def format = args.contains('--format jsonl') ? 'jsonl' : 'tsv'
+    def format_args = args.replace('--format=', '--format ')  // --format=X as --format X
+    def format = format_args.contains('--format jsonl') ? 'jsonl' : 'tsv'
     def device = task.accelerator ? 'cuda' : 'cpu'
     """
     gpu-msv \\
@@ -51,7 +52,8 @@ process WARPDP_MSV {
     }
     def args   = task.ext.args   ?: ''
     def prefix = task.ext.prefix ?: "${meta.id}"
-    def format = args.contains('--format jsonl') ? 'jsonl' : 'tsv'
+    def format_args = args.replace('--format=', '--format ')  // --format=X as --format X
+    def format = format_args.contains('--format jsonl') ? 'jsonl' : 'tsv'
     """
     touch ${prefix}.msv.${format}
     gzip --no-name ${prefix}.msv.${format}

@@ -30,7 +30,8 @@ process WARPDP_NUSSINOV {
     }
     def args   = task.ext.args   ?: ''
     def prefix = task.ext.prefix ?: "${meta.id}"
-    def format = args.contains('--format jsonl') ? 'jsonl' : args.contains('--format vienna') ? 'vienna' : 'tsv'
+    def format_args = args.replace('--format=', '--format ')  // --format=X as --format X
+    def format = format_args.contains('--format jsonl') ? 'jsonl' : format_args.contains('--format vienna') ? 'vienna' : 'tsv'
     def device = task.accelerator ? 'cuda' : 'cpu'
     """
     gpu-nussinov \\
@@ -49,7 +50,8 @@ process WARPDP_NUSSINOV {
     }
     def args   = task.ext.args   ?: ''
     def prefix = task.ext.prefix ?: "${meta.id}"
-    def format = args.contains('--format jsonl') ? 'jsonl' : args.contains('--format vienna') ? 'vienna' : 'tsv'
+    def format_args = args.replace('--format=', '--format ')  // --format=X as --format X
+    def format = format_args.contains('--format jsonl') ? 'jsonl' : format_args.contains('--format vienna') ? 'vienna' : 'tsv'
     """
     touch ${prefix}.${format}
     gzip --no-name ${prefix}.${format}

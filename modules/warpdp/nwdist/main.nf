@@ -32,7 +32,8 @@ process WARPDP_NWDIST {
     def args   = task.ext.args   ?: ''
     // the tiles of one matrix are gathered into one task: their default names differ
     def prefix = task.ext.prefix ?: (tile ? "${meta.id}.tile${tile.replace('/', 'of')}" : "${meta.id}")
-    def suffix = args.contains('--format tsv') ? 'tsv' : args.contains('--format jsonl') ? 'jsonl' : args.contains('--format phylip') ? 'phylip' : args.contains('--format binary') ? 'bin' : 'ndist'
+    def format_args = args.replace('--format=', '--format ')  // --format=X as --format X
+    def suffix = format_args.contains('--format tsv') ? 'tsv' : format_args.contains('--format jsonl') ? 'jsonl' : format_args.contains('--format phylip') ? 'phylip' : format_args.contains('--format binary') ? 'bin' : 'ndist'
     def slice  = tile ? "--tile ${tile}" : ''
     def device = task.accelerator ? 'cuda' : 'cpu'
     """
@@ -53,7 +54,8 @@ process WARPDP_NWDIST {
     }
     def args   = task.ext.args   ?: ''
     def prefix = task.ext.prefix ?: (tile ? "${meta.id}.tile${tile.replace('/', 'of')}" : "${meta.id}")
-    def suffix = args.contains('--format tsv') ? 'tsv' : args.contains('--format jsonl') ? 'jsonl' : args.contains('--format phylip') ? 'phylip' : args.contains('--format binary') ? 'bin' : 'ndist'
+    def format_args = args.replace('--format=', '--format ')  // --format=X as --format X
+    def suffix = format_args.contains('--format tsv') ? 'tsv' : format_args.contains('--format jsonl') ? 'jsonl' : format_args.contains('--format phylip') ? 'phylip' : format_args.contains('--format binary') ? 'bin' : 'ndist'
     """
     touch ${prefix}.${suffix}
     gzip --no-name ${prefix}.${suffix}

@@ -32,7 +32,8 @@ process WARPDP_SW {
     }
     def args   = task.ext.args   ?: ''
     def prefix = task.ext.prefix ?: "${meta.id}"
-    def format = args.contains('--format jsonl') ? 'jsonl' : args.contains('--format m8') ? 'm8' : 'tsv'
+    def format_args = args.replace('--format=', '--format ')  // --format=X as --format X
+    def format = format_args.contains('--format jsonl') ? 'jsonl' : format_args.contains('--format m8') ? 'm8' : 'tsv'
     def device = task.accelerator ? 'cuda' : 'cpu'
     """
     gpu-sw \\
@@ -52,7 +53,8 @@ process WARPDP_SW {
     }
     def args   = task.ext.args   ?: ''
     def prefix = task.ext.prefix ?: "${meta.id}"
-    def format = args.contains('--format jsonl') ? 'jsonl' : args.contains('--format m8') ? 'm8' : 'tsv'
+    def format_args = args.replace('--format=', '--format ')  // --format=X as --format X
+    def format = format_args.contains('--format jsonl') ? 'jsonl' : format_args.contains('--format m8') ? 'm8' : 'tsv'
     """
     touch ${prefix}.${format}
     gzip --no-name ${prefix}.${format}

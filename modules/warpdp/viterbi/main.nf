@@ -34,7 +34,8 @@ process WARPDP_VITERBI {
     }
     def args   = task.ext.args   ?: ''
     def prefix = task.ext.prefix ?: "${meta.id}"
-    def format = args.contains('--format jsonl') ? 'jsonl' : 'tsv'
+    def format_args = args.replace('--format=', '--format ')  // --format=X as --format X
+    def format = format_args.contains('--format jsonl') ? 'jsonl' : 'tsv'
     def device = task.accelerator ? 'cuda' : 'cpu'
     // gpu-viterbi reads the candidate stream plain, from stdin here so that a
     // gzipped gpu-msv output (WARPDP_MSV's) serves as well as a plain one
@@ -61,7 +62,8 @@ process WARPDP_VITERBI {
     }
     def args   = task.ext.args   ?: ''
     def prefix = task.ext.prefix ?: "${meta.id}"
-    def format = args.contains('--format jsonl') ? 'jsonl' : 'tsv'
+    def format_args = args.replace('--format=', '--format ')  // --format=X as --format X
+    def format = format_args.contains('--format jsonl') ? 'jsonl' : 'tsv'
     """
     touch ${prefix}.viterbi.${format} ${prefix}.survivors.fa
     gzip --no-name ${prefix}.viterbi.${format} ${prefix}.survivors.fa
