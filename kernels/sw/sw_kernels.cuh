@@ -372,10 +372,10 @@ __device__ __forceinline__ void sw_stream(const SwLaunchParams& p, const uint32_
         codes(c + G + static_cast<uint32_t>(t), next0, next1);
         __syncwarp(mask);  // the profile is visible
         // A chunk in which no lane reaches a pair's first column and no pair
-        // is reduced (most chunks) runs without those tests: a divergent
-        // branch in every step would keep the compiler from overlapping one
-        // step's loads with the last step's work. Pair ends are at least 2G
-        // apart, so only the oldest unreduced one can fall in this chunk.
+        // is reduced (most chunks) runs a copy of the step without those
+        // tests and without the two multiply-adds a row that restart a
+        // crossing lane's rows. Pair ends are at least 2G apart, so only the
+        // oldest unreduced one can fall in this chunk.
         const auto chunk = [&](auto busy) {
 #pragma unroll 2
             for (int u = 0; u < G; ++u) {
