@@ -26,12 +26,16 @@ TEST_CASE("an output on an input is refused, however the path is spelled") {
     CHECK_NOTHROW(refuse_shared_paths(inputs, {{"-o", (dir.path() / "new.tsv").string()}, {"--stats", ""}}));
 }
 
-TEST_CASE("two outputs on one file are refused, new files included; streams and devices may be shared") {
+TEST_CASE("two outputs on one file are refused, new files included; devices may be shared, stdout may not") {
     test::TempDir dir;
     const auto a = (dir.path() / "a.tsv").string();
     CHECK_THROWS_WITH_AS(refuse_shared_paths({}, {{"-o", a}, {"--stats", (dir.path() / "." / "a.tsv").string()}}),
                          doctest::Contains("-o and --stats both name"), UsageError);
     CHECK_NOTHROW(refuse_shared_paths({}, {{"-o", a}, {"--stats", a + "2"}}));
-    CHECK_NOTHROW(refuse_shared_paths({{"--db", "-"}}, {{"-o", "-"}, {"--stats", ""}, {"--survivors", "-"}}));
+    // Stdin feeds an input; an empty output path is an output not asked for.
+    CHECK_NOTHROW(refuse_shared_paths({{"--db", "-"}}, {{"-o", "-"}, {"--stats", ""}}));
+    // Two outputs on stdout would interleave.
+    CHECK_THROWS_WITH_AS(refuse_shared_paths({{"--db", "-"}}, {{"-o", "-"}, {"--stats", ""}, {"--survivors", "-"}}),
+                         doctest::Contains("-o and --survivors both write to stdout"), UsageError);
     CHECK_NOTHROW(refuse_shared_paths({{"--db", "/dev/null"}}, {{"-o", "/dev/null"}, {"--stats", "/dev/null"}}));
 }
