@@ -32,6 +32,7 @@
 #include "core/nussinov/nussinov_traceback.hpp"
 #include "kernels/common/cuda_check.cuh"
 #include "kernels/common/forced_variant.hpp"
+#include "kernels/common/per_device.hpp"
 #include "kernels/nussinov/nussinov_cuda.hpp"
 #include "kernels/nussinov/nussinov_kernels.cuh"
 
@@ -348,22 +349,9 @@ void CudaNussinovEngine::fold(std::span<const std::span<const uint8_t>> seqs, co
     }
 
     Job job{seqs, &p, make_rules(p), max_w, with_structure, out, &variant};
-    std::vector<std::exception_ptr> failure(ns);
-    {
-        std::vector<std::jthread> workers;
-        for (size_t d = 0; d < ns; ++d) {
-            if (slots_[d]->batch.empty() && slots_[d]->longs.empty()) continue;
-            workers.emplace_back([&, d] {
-                try {
-                    run_slot(*slots_[d], job);
-                } catch (...) {
-                    failure[d] = std::current_exception();
-                }
-            });
-        }
-    }
-    for (auto& f : failure)
-        if (f) std::rethrow_exception(f);
+    run_per_device(ns, [&](size_t d) {
+        if (!slots_[d]->batch.empty() || !slots_[d]->longs.empty()) run_slot(*slots_[d], job);
+    });
 
     bool used[kNumVariants] = {};
     for (auto& s : slots_) {

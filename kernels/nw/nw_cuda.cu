@@ -25,6 +25,7 @@
 #include "core/base/parallel.hpp"
 #include "core/nw/nw_forward.hpp"
 #include "kernels/common/cuda_check.cuh"
+#include "kernels/common/per_device.hpp"
 #include "kernels/nw/nw_cuda.hpp"
 #include "kernels/nw/nw_kernels.cuh"
 
@@ -244,31 +245,22 @@ void CudaNwEngine::compute(std::span<const NwPair> pairs, std::span<double> out)
         cut[d] = std::clamp(cut[d], cut[d - 1], gpu.size());
     }
 
-    std::vector<std::exception_ptr> failure(ns);
-    {
-        std::vector<std::jthread> workers;
-        for (size_t d = 0; d < ns; ++d) {
-            if (cut[d] == cut[d + 1]) continue;
-            workers.emplace_back([&, d] {
-                try {
-                    run_slot(*slots_[d], v, pairs, std::span<const uint32_t>(gpu).subspan(cut[d], cut[d + 1] - cut[d]), out);
-                } catch (...) {
-                    failure[d] = std::current_exception();
-                }
+    run_per_device(
+        ns,
+        [&](size_t d) {
+            if (cut[d] != cut[d + 1])
+                run_slot(*slots_[d], v, pairs, std::span<const uint32_t>(gpu).subspan(cut[d], cut[d + 1] - cut[d]), out);
+        },
+        [&] {  // the host's share, while the GPUs work
+            const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
+            std::vector<NwScratch> scratch(parallel_workers(host.size(), threads, 16));
+            parallel_for_workers(host.size(), threads, 16, [&](unsigned w, size_t i) {
+                const uint32_t k = host[i];
+                const auto a = reads_->read(pairs[k].a), b = reads_->read(pairs[k].b);
+                const double d = nd ? ndist_forward(a, b, scratch[w]) : seqdist_forward(a, b, coded_->table, scratch[w]);
+                out[k] = std::isnan(d) ? nw_canonical_nan() : d;
             });
-        }
-        // The host's share, while the GPUs work.
-        const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
-        std::vector<NwScratch> scratch(parallel_workers(host.size(), threads, 16));
-        parallel_for_workers(host.size(), threads, 16, [&](unsigned w, size_t i) {
-            const uint32_t k = host[i];
-            const auto a = reads_->read(pairs[k].a), b = reads_->read(pairs[k].b);
-            const double d = nd ? ndist_forward(a, b, scratch[w]) : seqdist_forward(a, b, coded_->table, scratch[w]);
-            out[k] = std::isnan(d) ? nw_canonical_nan() : d;
         });
-    }  // GPU threads join here
-    for (auto& f : failure)
-        if (f) std::rethrow_exception(f);
 
     stats_ = NwCudaStats{};
     stats_.variant = variant_name(v);

@@ -27,6 +27,7 @@
 #include "core/base/errors.hpp"
 #include "kernels/common/cuda_check.cuh"
 #include "kernels/common/forced_variant.hpp"
+#include "kernels/common/per_device.hpp"
 #include "kernels/common/resident_targets.hpp"
 #include "kernels/sw/sw_cuda.hpp"
 #include "kernels/sw/sw_kernels.cuh"
@@ -220,33 +221,11 @@ void CudaSwEngine::load(const SeqBatch& targets, const SwScoring& scoring) {
     // score 0 there without a pair); each device's share longest first.
     auto parts = split_longest_first(targets, slots_.size());
     have_load_ = false;  // until every device holds its share
-    if (slots_.size() == 1) {
-        load_slot(*slots_[0], targets, std::move(parts[0]));
-        loaded_ = targets.size();
-        have_load_ = true;
-        return;
-    }
-    std::vector<std::exception_ptr> errors(slots_.size());
-    std::vector<std::thread> threads;
-    for (size_t d = 0; d < slots_.size(); ++d)
-        threads.emplace_back([&, d] {
-            try {
-                load_slot(*slots_[d], targets, std::move(parts[d]));
-            } catch (...) {
-                errors[d] = std::current_exception();
-            }
-        });
-    for (auto& t : threads) t.join();
-    for (auto& e : errors)
-        if (e) std::rethrow_exception(e);
+    run_per_device(slots_.size(), [&](size_t d) { load_slot(*slots_[d], targets, std::move(parts[d])); });
     loaded_ = targets.size();
     have_load_ = true;
 }
 
-// `order`: the device's share, longest first. Resident order is input
-// order (so that one device's scores come back in the caller's order, with
-// nothing to scatter); the pairs are neighbours of the longest-first order,
-// empty targets left out.
 void CudaSwEngine::load_slot(Slot& s, const SeqBatch& targets, std::vector<uint32_t> order) {
     DeviceGuard guard(s.device);
     std::vector<uint32_t> which = order;
@@ -404,23 +383,7 @@ void CudaSwEngine::score(std::span<const uint8_t> query, std::span<int32_t> scor
     if (query.empty()) {
         std::fill(scores.begin(), scores.end(), 0);
     } else {
-        if (slots_.size() == 1) {
-            run_slot(*slots_[0], query);
-        } else {
-            std::vector<std::exception_ptr> errors(slots_.size());
-            std::vector<std::thread> threads;
-            for (size_t d = 0; d < slots_.size(); ++d)
-                threads.emplace_back([&, d] {
-                    try {
-                        run_slot(*slots_[d], query);
-                    } catch (...) {
-                        errors[d] = std::current_exception();
-                    }
-                });
-            for (auto& t : threads) t.join();
-            for (auto& e : errors)
-                if (e) std::rethrow_exception(e);
-        }
+        run_per_device(slots_.size(), [&](size_t d) { run_slot(*slots_[d], query); });
         // Every target is resident on one device, in input order there.
         for (const auto& s : slots_) {
             const int32_t* got = s->score_host.get();
