@@ -51,61 +51,85 @@ struct SwConfig {
     uint32_t rows() const { return static_cast<uint32_t>(G * R); }
 };
 
-#define WARPDP_SW16(G, R, B, single_rate, multi_rate)                                                           \
+// Built with WARPDP_SW_UNROLL=2 or 4, every kernel takes that unroll instead
+// of its own: how a sweep measures both (docs/sw.md, section 6).
+#ifdef WARPDP_SW_UNROLL
+#define WARPDP_SW_U(u) WARPDP_SW_UNROLL
+#else
+#define WARPDP_SW_U(u) u
+#endif
+#define WARPDP_SW16(G, R, B, single_unroll, multi_unroll, single_rate, multi_rate)                              \
     SwConfig {                                                                                                   \
-        "s16_g" #G "_r" #R "_b" #B, false, G, R, 128, sw_kernel<SwCell16, G, R, 128, B, false>,                  \
-            sw_kernel<SwCell16, G, R, 128, B, true>, single_rate, multi_rate                                     \
+        "s16_g" #G "_r" #R "_b" #B, false, G, R, 128,                                                            \
+            sw_kernel<SwCell16, G, R, 128, B, false, WARPDP_SW_U(single_unroll)>,                                \
+            sw_kernel<SwCell16, G, R, 128, B, true, WARPDP_SW_U(multi_unroll)>, single_rate, multi_rate          \
     }
 
 // The one table of kernel configurations: lanes per pair G, query rows per
 // lane R, blocks per multiprocessor the registers are capped for B (4: at
-// most 128 registers, up to R = 24; 3 beyond), then the two rates that
-// `bench_sw_gpu 1000000 1 0 sweep 3` measured for it on an H100 (whole
-// score() calls over 10^6 targets; docs/sw.md says how to refresh them).
-// Every G with R in steps of 2, so that some shape pads a query by at most
-// 2G rows a pass. The last entry recomputes the targets whose 16-bit best
-// may have overflowed.
+// most 128 registers, up to R = 24; 3 beyond), the unroll of the step loop
+// of the one-pass and the several-pass kernel (2 or 4 steps, whichever the
+// sweep found faster: the compiler's schedule, not the arithmetic, differs),
+// then the two rates that `bench_sw_gpu 1000000 1 0 sweep 3` measured for
+// it on an H100 (whole score() calls over 10^6 targets; docs/sw.md says how
+// to refresh them). Every G with R in steps of 2, and every R for G = 32, so
+// that some shape pads a query by at most 32 rows a pass from 320 rows on.
+// The last entry recomputes the targets whose 16-bit best may have
+// overflowed.
 const SwConfig kConfigs[] = {
-    WARPDP_SW16(8, 8, 4, 2987, 2802),
-    WARPDP_SW16(8, 10, 4, 3153, 3022),
-    WARPDP_SW16(8, 12, 4, 3563, 3433),
-    WARPDP_SW16(8, 14, 4, 3837, 3437),
-    WARPDP_SW16(8, 16, 4, 3985, 3815),
-    WARPDP_SW16(8, 18, 4, 4030, 3809),
-    WARPDP_SW16(8, 20, 4, 4112, 4181),
-    WARPDP_SW16(8, 22, 4, 4248, 4150),
-    WARPDP_SW16(8, 24, 4, 4330, 4371),
-    WARPDP_SW16(8, 26, 3, 4304, 4074),
-    WARPDP_SW16(8, 28, 3, 4181, 4338),
-    WARPDP_SW16(8, 30, 3, 4379, 4343),
-    WARPDP_SW16(8, 32, 3, 4304, 4336),
-    WARPDP_SW16(16, 10, 4, 4140, 3720),
-    WARPDP_SW16(16, 12, 4, 4268, 3936),
-    WARPDP_SW16(16, 14, 4, 4372, 3731),
-    WARPDP_SW16(16, 16, 4, 4486, 4130),
-    WARPDP_SW16(16, 18, 4, 4415, 4045),
-    WARPDP_SW16(16, 20, 4, 4474, 4439),
-    WARPDP_SW16(16, 22, 4, 4601, 4342),
-    WARPDP_SW16(16, 24, 4, 4706, 4590),
-    WARPDP_SW16(16, 26, 3, 4709, 4318),
-    WARPDP_SW16(16, 28, 3, 4569, 4599),
-    WARPDP_SW16(16, 30, 3, 4768, 4623),
-    WARPDP_SW16(16, 32, 3, 4653, 4578),
-    WARPDP_SW16(32, 10, 4, 4542, 3894),
-    WARPDP_SW16(32, 12, 4, 4528, 4014),
-    WARPDP_SW16(32, 14, 4, 4413, 3844),
-    WARPDP_SW16(32, 16, 4, 4702, 4209),
-    WARPDP_SW16(32, 18, 4, 4676, 4143),
-    WARPDP_SW16(32, 20, 4, 4852, 4509),
-    WARPDP_SW16(32, 22, 4, 4867, 4558),
-    WARPDP_SW16(32, 24, 4, 5030, 4592),
-    WARPDP_SW16(32, 26, 3, 4903, 4327),
-    WARPDP_SW16(32, 28, 3, 4873, 4299),
-    WARPDP_SW16(32, 30, 3, 4959, 4548),
-    WARPDP_SW16(32, 32, 3, 4864, 4504),
-    {"s32_g32_r16", true, 32, 16, 128, sw_kernel<SwCell32, 32, 16, 128, 1, false>, sw_kernel<SwCell32, 32, 16, 128, 1, true>, 1, 1},
+    WARPDP_SW16(8, 8, 4, 4, 2, 3204, 2889),
+    WARPDP_SW16(8, 10, 4, 4, 4, 3536, 3144),
+    WARPDP_SW16(8, 12, 4, 4, 2, 3796, 3371),
+    WARPDP_SW16(8, 14, 4, 4, 4, 4167, 3796),
+    WARPDP_SW16(8, 16, 4, 4, 4, 4153, 3999),
+    WARPDP_SW16(8, 18, 4, 4, 4, 4357, 4117),
+    WARPDP_SW16(8, 20, 4, 4, 4, 4405, 4112),
+    WARPDP_SW16(8, 22, 4, 2, 4, 4356, 4478),
+    WARPDP_SW16(8, 24, 4, 4, 4, 4740, 4500),
+    WARPDP_SW16(8, 26, 3, 4, 4, 4609, 4466),
+    WARPDP_SW16(8, 28, 3, 4, 4, 4625, 4448),
+    WARPDP_SW16(8, 30, 3, 4, 2, 4645, 4420),
+    WARPDP_SW16(8, 32, 3, 4, 2, 4774, 4306),
+    WARPDP_SW16(16, 10, 4, 4, 4, 4318, 3651),
+    WARPDP_SW16(16, 12, 4, 4, 2, 4496, 3904),
+    WARPDP_SW16(16, 14, 4, 4, 4, 4695, 4184),
+    WARPDP_SW16(16, 16, 4, 4, 4, 4627, 4348),
+    WARPDP_SW16(16, 18, 4, 4, 4, 4791, 4447),
+    WARPDP_SW16(16, 20, 4, 4, 2, 4823, 4409),
+    WARPDP_SW16(16, 22, 4, 2, 4, 4750, 4730),
+    WARPDP_SW16(16, 24, 4, 4, 4, 5057, 4726),
+    WARPDP_SW16(16, 26, 3, 4, 4, 4988, 4719),
+    WARPDP_SW16(16, 28, 3, 4, 4, 4951, 4740),
+    WARPDP_SW16(16, 30, 3, 4, 2, 4886, 4627),
+    WARPDP_SW16(16, 32, 3, 4, 2, 5002, 4493),
+    WARPDP_SW16(32, 10, 4, 4, 2, 4601, 3983),
+    WARPDP_SW16(32, 11, 4, 4, 4, 4738, 4014),
+    WARPDP_SW16(32, 12, 4, 2, 2, 4699, 4172),
+    WARPDP_SW16(32, 13, 4, 4, 4, 4825, 4105),
+    WARPDP_SW16(32, 14, 4, 4, 2, 4949, 4284),
+    WARPDP_SW16(32, 15, 4, 4, 4, 4854, 4278),
+    WARPDP_SW16(32, 16, 4, 4, 4, 4927, 4398),
+    WARPDP_SW16(32, 17, 4, 4, 4, 5050, 4414),
+    WARPDP_SW16(32, 18, 4, 4, 2, 5088, 4312),
+    WARPDP_SW16(32, 19, 4, 4, 4, 5078, 4478),
+    WARPDP_SW16(32, 20, 4, 4, 4, 5001, 4621),
+    WARPDP_SW16(32, 21, 4, 4, 4, 5102, 4577),
+    WARPDP_SW16(32, 22, 4, 4, 4, 5010, 4685),
+    WARPDP_SW16(32, 23, 4, 4, 4, 5123, 4666),
+    WARPDP_SW16(32, 24, 4, 4, 2, 5097, 4331),
+    WARPDP_SW16(32, 25, 3, 2, 4, 5027, 4629),
+    WARPDP_SW16(32, 26, 3, 4, 4, 5132, 4698),
+    WARPDP_SW16(32, 27, 3, 2, 4, 5059, 4672),
+    WARPDP_SW16(32, 28, 3, 4, 4, 4955, 4747),
+    WARPDP_SW16(32, 29, 3, 2, 2, 4985, 4436),
+    WARPDP_SW16(32, 30, 3, 2, 4, 5131, 4883),
+    WARPDP_SW16(32, 31, 3, 2, 2, 5154, 4485),
+    WARPDP_SW16(32, 32, 3, 2, 2, 5113, 4642),
+    {"s32_g32_r16", true, 32, 16, 128, sw_kernel<SwCell32, 32, 16, 128, 1, false, 2>,
+     sw_kernel<SwCell32, 32, 16, 128, 1, true, 2>, 1, 1},
 };
 #undef WARPDP_SW16
+#undef WARPDP_SW_U
 constexpr int kNumConfigs = static_cast<int>(sizeof(kConfigs) / sizeof(kConfigs[0]));
 constexpr int kWide = kNumConfigs - 1;
 
@@ -326,6 +350,8 @@ void CudaSwEngine::run_slot(Slot& s, std::span<const uint8_t> query) {
     base.alphabet = alphabet_;
     base.gap_open = gap_open_;
     base.gap_extend = gap_extend_;
+    base.open_pair = sw_pair16(-gap_open_);
+    base.extend_pair = sw_pair16(-gap_extend_);
     base.score = s.score.get();
     base.overflow = s.overflow.get();
     base.overflow_count = s.counters.get();

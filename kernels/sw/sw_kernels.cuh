@@ -10,6 +10,19 @@
 //   F(i,j) = max(F(i-1,j) - extend, H(i-1,j) - open)     gap along the query
 //   H(i,j) = max(0, H(i-1,j-1) + s(q_i, t_j), E(i,j), F(i,j)),  score = max H.
 //
+// The kernels keep it shifted, Ĥ = H - open and Ê = max(E, 0), so that the
+// chain that runs down a lane's rows within a step (F) is one instruction a
+// row instead of three (H, H - open, F):
+//   X(i,j)    = max(Ĥ(i-1,j-1) + s(q_i, t_j), Ê(i,j) - open)  = max(0, D, E) - open
+//   Ĥ(i,j)    = max(X(i,j), F(i,j) - open)
+//   Ê(i,j+1)  = max(Ê(i,j) - extend, Ĥ(i,j), 0)
+//   F(i+1,j)  = max(F(i,j) - extend, X(i,j)),     score = max Ĥ + open.
+// Ê: H >= 0 already, so clamping E at 0 changes no H, and max(E, 0) obeys
+// the E update with a 0 floor. F: H - open = max(X, F - open), and F - open
+// <= F - extend (the host keeps extend <= open), so F's update needs X, not
+// H. X, Ĥ and Ê hang off the chain; only F(i) -> F(i+1) is on it. The shift
+// moves values down by open, which the 16-bit bounds below allow for.
+//
 // Shape. A group of G lanes of one warp aligns the query with TWO targets at
 // once: every value is a pair, one per target, packed in a 32-bit word of
 // two signed 16-bit halves (SwCell16: one DPX instruction updates both
@@ -18,10 +31,10 @@
 // consecutive query rows of a pass of W = G * R rows and keeps, per row, the
 // H of the previous column, the running E and the row's query code in
 // registers; the two targets stream through the lanes one column a step, a
-// lane one column behind the lane above, whose last row's H (the next
-// step's diagonal) and F come by shuffle. Per pair of cells: a three-way
-// max with the 0 floor after an add, an add of -open, two add-max for E and
-// F and half a three-way max for the running best: 5.5 integer-ALU
+// lane one column behind the lane above, whose last row's Ĥ (the next
+// step's diagonal) and F come by shuffle. Per pair of cells: an add of
+// -open, three add-max (X, Ĥ, F), one add-max with the 0 floor (Ê) and half
+// a three-way max for the running best: 5.5 integer-ALU
 // instructions, the DPX ones, plus one 32-bit shared-memory load that
 // returns both targets' scores and one multiply-add (FMA pipe) for its
 // address. The ALU pipe is the bound; everything else is kept off it.
@@ -39,8 +52,8 @@
 // Boundaries by padding, not by tests. Columns before the start (lanes
 // still waiting for column 0) and after a target's end read the pad target
 // code, rows past the query's end the pad query code; the pad scores
-// kSwPadScore (<= 0) against everything. A column < 0 then leaves H = 0 and
-// E = -open in every row, what column 0 expects on its left; a padded row or
+// kSwPadScore (<= 0) against everything. A column < 0 then leaves H = 0
+// (Ĥ = -open) and Ê = 0 in every row, what column 0 expects on its left; a padded row or
 // column only extends alignments by non-positive steps or gaps, so its H
 // never exceeds an H of a real cell and the best score is unchanged.
 //
@@ -51,7 +64,7 @@
 // several passes over each pair (sw_pair), and the passes follow each
 // other the same way: a lane that finishes a pass's last column starts the
 // next pass's first column at its next step. The last lane writes its last
-// row's H and F of every column to the group's slot of global memory; lane
+// row's Ĥ and F of every column to the group's slot of global memory; lane
 // 0 reads them back as the top boundary one pass later, G columns at a time
 // (prefetched a chunk ahead, one column per lane, handed out by shuffles):
 // with targets padded to 3G columns in that case, every read follows its
@@ -63,11 +76,13 @@
 // true), so that the single-pass one, which runs most queries, has its
 // registers to itself.
 //
-// Overflow (16 bits). Only H + s can exceed 32767 first (E, F <= H - open),
-// from an exact H that the running best already holds; so a best below
-// 32768 - max_score is exact, and a best at or above it flags the target,
-// which the host recomputes with SwCell32 (sw_cuda.cu). Gap costs and scores
-// are bounded by the host so that no value falls below -32768.
+// Overflow (16 bits). Only Ĥ + s can exceed 32767 first (every other value
+// is at most an Ĥ or H), from an exact Ĥ that the running best already
+// holds; so a best below 32768 - max_score is exact, and a best at or above
+// it flags the target, which the host recomputes with SwCell32
+// (sw_cuda.cu). Gap costs and scores are bounded by the host so that no
+// value falls below -32768 (Ê - open and Ĥ >= -open, F - open >= kNeg -
+// open).
 #pragma once
 
 #include <cuda_runtime.h>
@@ -111,6 +126,11 @@ __host__ __device__ constexpr uint32_t sw_boundary_columns(uint32_t longest, int
     return longest > 3u * G ? longest : 3u * G;
 }
 
+// x in both signed 16-bit halves of a word.
+__host__ __device__ constexpr uint32_t sw_pair16(int x) {
+    return static_cast<uint32_t>(static_cast<uint16_t>(static_cast<int16_t>(x))) * 0x10001u;
+}
+
 // Two signed 16-bit halves in a word: target 0 low, target 1 high.
 struct SwCell16 {
     using V = uint32_t;
@@ -120,9 +140,11 @@ struct SwCell16 {
         const uint32_t h = static_cast<uint16_t>(static_cast<int16_t>(x));
         return h | (h << 16);
     }
+    // A kernel parameter x, given also as sw_pair16(x).
+    __device__ static V param(int, uint32_t pair) { return pair; }
     __device__ static V add(V a, V b) { return __vadd2(a, b); }
-    __device__ static V max3_relu(V a, V b, V c) { return __vimax3_s16x2_relu(a, b, c); }
     __device__ static V add_max(V a, V b, V c) { return __viaddmax_s16x2(a, b, c); }
+    __device__ static V add_max_relu(V a, V b, V c) { return __viaddmax_s16x2_relu(a, b, c); }
     __device__ static V max3(V a, V b, V c) { return __vimax3_s16x2(a, b, c); }
     __device__ static V score(uint32_t w) { return w; }
     // x * k + a on the FMA pipe, k 0 or 1: both halves at once.
@@ -147,9 +169,12 @@ struct SwCell32 {
     static constexpr int kNeg = -(1 << 29);
     static constexpr int kBoundaryBytes = 16;
     __device__ static V splat(int x) { return {x, x}; }
+    __device__ static V param(int x, uint32_t) { return {x, x}; }
     __device__ static V add(V x, V y) { return {x.a + y.a, x.b + y.b}; }
-    __device__ static V max3_relu(V x, V y, V z) { return {__vimax3_s32_relu(x.a, y.a, z.a), __vimax3_s32_relu(x.b, y.b, z.b)}; }
     __device__ static V add_max(V x, V y, V z) { return {__viaddmax_s32(x.a, y.a, z.a), __viaddmax_s32(x.b, y.b, z.b)}; }
+    __device__ static V add_max_relu(V x, V y, V z) {
+        return {__viaddmax_s32_relu(x.a, y.a, z.a), __viaddmax_s32_relu(x.b, y.b, z.b)};
+    }
     __device__ static V max3(V x, V y, V z) { return {__vimax3_s32(x.a, y.a, z.a), __vimax3_s32(x.b, y.b, z.b)}; }
     __device__ static V score(uint32_t w) {
         return {static_cast<int16_t>(w & 0xffffu), static_cast<int16_t>(w >> 16)};
@@ -193,6 +218,10 @@ struct SwLaunchParams {
     const uint32_t* matrix = nullptr;
     int alphabet = 0;
     int gap_open = 11, gap_extend = 1;
+    // sw_pair16(-gap_open), sw_pair16(-gap_extend): made on the host, so that
+    // the kernels read them as constants instead of rebuilding them in the
+    // inner loop when registers are short.
+    uint32_t open_pair = sw_pair16(-11), extend_pair = sw_pair16(-1);
     int32_t* score = nullptr;  // per resident target
     // 16-bit cells: a best >= overflow_at appends the resident index to
     // overflow[] (count in overflow_count) instead of writing score.
@@ -234,6 +263,22 @@ __device__ __forceinline__ void put_score(const SwLaunchParams& p, uint32_t targ
         return;
     }
     p.score[target] = best;
+}
+
+// One pair of cells, row i, column j, in the shifted form of the design
+// note: d = Ĥ(i-1, j-1), sc = s(q_i, t_j); e holds Ê(i, j) and becomes
+// Ê(i, j+1), f holds F(i, j) and becomes F(i+1, j); returns Ĥ(i, j). open
+// and ext are -gap_open and -gap_extend. Only f -> f is on the chain down
+// the lane's rows: one instruction a row.
+template <class C>
+__device__ __forceinline__ typename C::V sw_cell(typename C::V d, typename C::V sc, typename C::V& e,
+                                                 typename C::V& f, typename C::V open, typename C::V ext) {
+    using V = typename C::V;
+    const V x = C::add_max(d, sc, C::add(e, open));  // max(0, D, E) - open
+    const V h = C::add_max(f, open, x);
+    e = C::add_max_relu(e, ext, h);
+    f = C::add_max(f, ext, x);
+    return h;
 }
 
 // Lane t's query codes for pass `pass` as byte offsets in the ring (code * RS
@@ -278,7 +323,7 @@ __device__ __forceinline__ uint32_t load_shared(uint32_t address) {
 // multiply-add by p.one (a run-time 1, so the compiler must emit IMAD, which
 // issues to the FMA pipe), and lane 0's boundary values come from a
 // multiply-add too.
-template <class C, int G, int R>
+template <class C, int G, int R, int U>
 __device__ __forceinline__ void sw_stream(const SwLaunchParams& p, const uint32_t* __restrict__ mq,
                                           uint32_t* __restrict__ ring, SwQueued* queue) {
     using V = typename C::V;
@@ -344,17 +389,18 @@ __device__ __forceinline__ void sw_stream(const SwLaunchParams& p, const uint32_
     };
 
     uint32_t qoff[R];  // the rows' codes' places in the ring, shared-window addresses
-    V hc[R], er[R];
+    V hc[R], er[R];    // Ĥ and Ê of the rows
     const V neg = C::splat(C::kNeg), zero = C::splat(0);
+    const V open = C::param(-p.gap_open, p.open_pair), ext = C::param(-p.gap_extend, p.extend_pair);
     load_rows<G, R, RS>(p, 0, t, static_cast<uint32_t>(__cvta_generic_to_shared(ring)), qoff);
+    // Column -1: H = 0, so Ĥ = -open; E = -infinity, so Ê = 0.
 #pragma unroll
-    for (int k = 0; k < R; ++k) hc[k] = zero, er[k] = neg;
-    const V open = C::splat(-p.gap_open), ext = C::splat(-p.gap_extend);
-    V f = neg, diag = zero, left = zero, best = zero, best_prev = zero;
-    // What lane 0 takes instead of the lane above's H and F: x * keep + fill
-    // is x on other lanes, 0 and kNeg on lane 0.
+    for (int k = 0; k < R; ++k) hc[k] = open, er[k] = zero;
+    V f = neg, diag = open, left = open, best = open, best_prev = open;
+    // What lane 0 takes instead of the lane above's Ĥ and F: x * keep + fill
+    // is x on other lanes, -open and kNeg on lane 0.
     const uint32_t keep = t == 0 ? 0u : one;
-    const V fill_f = t == 0 ? neg : zero;
+    const V fill_h = t == 0 ? open : zero, fill_f = t == 0 ? neg : zero;
     // The lane's pair and the column it ends at; the group's oldest pair not
     // yet reduced and the step at which the last lane has left it.
     uint32_t lane_pair = 0, cross_at = queue[0].end;
@@ -377,7 +423,7 @@ __device__ __forceinline__ void sw_stream(const SwLaunchParams& p, const uint32_
         // crossing lane's rows. Pair ends are at least 2G apart, so only the
         // oldest unreduced one can fall in this chunk.
         const auto chunk = [&](auto busy) {
-#pragma unroll 2
+#pragma unroll U
             for (int u = 0; u < G; ++u) {
                 const uint32_t step = c + static_cast<uint32_t>(u), v = step - static_cast<uint32_t>(t);
                 V d = diag;
@@ -385,14 +431,14 @@ __device__ __forceinline__ void sw_stream(const SwLaunchParams& p, const uint32_
                 // its rows afresh by multiply-adds (x * 0 + reset), not by a
                 // branch around every row.
                 uint32_t kx = one;
-                V ex = zero;
+                V hx = zero;
                 if constexpr (decltype(busy)::value) {
                     const bool cross = v == cross_at;
                     kx = cross ? 0u : one;
-                    ex = cross ? neg : zero;
-                    d = C::mad(d, kx, zero);
+                    hx = cross ? open : zero;
+                    d = C::mad(d, kx, hx);
                     best_prev = cross ? best : best_prev;
-                    best = C::mad(best, kx, zero);
+                    best = C::mad(best, kx, hx);
                     if (cross) {
                         ++lane_pair;
                         cross_at = lane_pair < tail ? queue[lane_pair % kSwQueue].end : kNever;
@@ -401,8 +447,8 @@ __device__ __forceinline__ void sw_stream(const SwLaunchParams& p, const uint32_
                         const V b = group_max<C, G>(best_prev);
                         const SwQueued& e = queue[done % kSwQueue];
                         if (t == 0) {
-                            put_score<C>(p, e.t0, C::lane(b, 0));
-                            put_score<C>(p, e.t1, C::lane(b, 1));
+                            put_score<C>(p, e.t0, C::lane(b, 0) + p.gap_open);
+                            put_score<C>(p, e.t1, C::lane(b, 1) + p.gap_open);
                         }
                         ++done;
                         reduce_at = done < tail ? queue[done % kSwQueue].end + G - 1 : kNever;
@@ -413,21 +459,19 @@ __device__ __forceinline__ void sw_stream(const SwLaunchParams& p, const uint32_
                 for (int k = 0; k < R; ++k) {
                     const V sc = C::score(load_shared(qoff[k] * one + slot));
                     V e = er[k];
-                    if constexpr (decltype(busy)::value) e = C::mad(e, kx, ex);
-                    const V h = C::max3_relu(C::add(d, sc), e, f);
+                    if constexpr (decltype(busy)::value) e = C::mad(e, kx, zero);
+                    const V h = sw_cell<C>(d, sc, e, f, open, ext);
+                    er[k] = e;
                     d = hc[k];
-                    if constexpr (decltype(busy)::value) d = C::mad(d, kx, zero);
+                    if constexpr (decltype(busy)::value) d = C::mad(d, kx, hx);
                     hc[k] = h;
-                    const V ho = C::add(h, open);
-                    er[k] = C::add_max(e, ext, ho);
-                    f = C::add_max(f, ext, ho);
                     if (k & 1) best = C::max3(best, hc[k - 1], h);
                     else if (k == R - 1) best = C::max3(best, h, h);
                 }
                 // Hand on downwards: diag for the next column is the H above of
                 // this one (received a step ago), F the lane above's of the next.
                 diag = left;
-                left = C::mad(C::shfl_up(mask, hc[R - 1], G), keep, zero);
+                left = C::mad(C::shfl_up(mask, hc[R - 1], G), keep, fill_h);
                 f = C::mad(C::shfl_up(mask, f, G), keep, fill_f);
             }
         };
@@ -439,7 +483,7 @@ __device__ __forceinline__ void sw_stream(const SwLaunchParams& p, const uint32_
 // Queries longer than W = G * R rows: the whole query against the pair
 // (t0, t1) in P passes of W rows, each over nn columns (the longer target,
 // padded to 3G).
-template <class C, int G, int R>
+template <class C, int G, int R, int U>
 __device__ __forceinline__ typename C::V sw_pair(const SwLaunchParams& p, const uint32_t* __restrict__ mq,
                                                  uint32_t* __restrict__ ring, uint8_t* slot, uint32_t t0,
                                                  uint32_t t1) {
@@ -480,20 +524,20 @@ __device__ __forceinline__ typename C::V sw_pair(const SwLaunchParams& p, const 
     // Lane 0's top boundary of virtual column v: H of the row above, F
     // entering the pass's first row (first pass: nothing above).
     const auto top = [&](uint32_t v, V& h, V& f) {
-        h = C::splat(0);
+        h = C::param(-p.gap_open, p.open_pair);
         f = C::splat(C::kNeg);
         if (v < columns && v >= nn) C::load(slot + static_cast<size_t>(v % nn) * C::kBoundaryBytes, h, f);
     };
 
     uint32_t qoff[R];
-    V hc[R], er[R];
+    V hc[R], er[R];  // Ĥ and Ê of the rows
     const V neg = C::splat(C::kNeg), zero = C::splat(0);
+    const V open = C::param(-p.gap_open, p.open_pair), ext = C::param(-p.gap_extend, p.extend_pair);
     const uint32_t ring_base = static_cast<uint32_t>(__cvta_generic_to_shared(ring));
     load_rows<G, R, RS>(p, 0, t, ring_base, qoff);
 #pragma unroll
-    for (int k = 0; k < R; ++k) hc[k] = zero, er[k] = neg;
-    const V open = C::splat(-p.gap_open), ext = C::splat(-p.gap_extend);
-    V f = neg, diag = zero, left = zero, best = zero;
+    for (int k = 0; k < R; ++k) hc[k] = open, er[k] = zero;
+    V f = neg, diag = open, left = open, best = open;
     uint32_t col = 0, pass = 0;  // the lane's column within its pass
 
     // Columns before 0 (chunk -1) score as pad.
@@ -510,20 +554,17 @@ __device__ __forceinline__ typename C::V sw_pair(const SwLaunchParams& p, const 
         const V bh = bh_next, bf = bf_next;
         top(c + G + 1 + static_cast<uint32_t>(t), bh_next, bf_next);
         __syncwarp(mask);  // the profile and the boundary writes of earlier chunks are visible
-#pragma unroll 2
+#pragma unroll U
         for (int u = 0; u < G; ++u) {
             const int v = static_cast<int>(c) + u - t;
             const uint32_t at = (static_cast<uint32_t>(v) & (RS - 1)) * 4;
-            V d = col == 0 ? zero : diag;  // column 0 has H = 0 on its left
+            V d = col == 0 ? open : diag;  // column 0 has H = 0 on its left
 #pragma unroll
             for (int k = 0; k < R; ++k) {
                 const V sc = C::score(load_shared(qoff[k] + at));
-                const V h = C::max3_relu(C::add(d, sc), er[k], f);
+                const V h = sw_cell<C>(d, sc, er[k], f, open, ext);
                 d = hc[k];
                 hc[k] = h;
-                const V ho = C::add(h, open);
-                er[k] = C::add_max(er[k], ext, ho);
-                f = C::add_max(f, ext, ho);
                 if (k & 1) best = C::max3(best, hc[k - 1], h);
                 else if (k == R - 1) best = C::max3(best, h, h);
             }
@@ -542,7 +583,7 @@ __device__ __forceinline__ typename C::V sw_pair(const SwLaunchParams& p, const 
                 ++pass;
                 load_rows<G, R, RS>(p, pass, t, ring_base, qoff);
 #pragma unroll
-                for (int k = 0; k < R; ++k) hc[k] = zero, er[k] = neg;
+                for (int k = 0; k < R; ++k) hc[k] = open, er[k] = zero;
             }
         }
     }
@@ -556,7 +597,7 @@ __device__ __forceinline__ typename C::V sw_pair(const SwLaunchParams& p, const 
 // MinBlocks caps the registers so that that many blocks share a
 // multiprocessor. Multi: the form for queries longer than G * R (its own
 // kernel, so that the single-pass form's registers are its own).
-template <class C, int G, int R, int Threads, int MinBlocks, bool Multi>
+template <class C, int G, int R, int Threads, int MinBlocks, bool Multi, int U>
 __global__ void __launch_bounds__(Threads, MinBlocks) sw_kernel(SwLaunchParams p) {
     constexpr int RS = sw_ring_slots(G);
     extern __shared__ __align__(16) uint32_t smem[];
@@ -570,7 +611,7 @@ __global__ void __launch_bounds__(Threads, MinBlocks) sw_kernel(SwLaunchParams p
                                : nullptr;
     if constexpr (!Multi) {
         SwQueued* queue = reinterpret_cast<SwQueued*>(smem + sw_ring_words(alpha, G, Threads)) + group * kSwQueue;
-        sw_detail::sw_stream<C, G, R>(p, smem, ring, queue);
+        sw_detail::sw_stream<C, G, R, U>(p, smem, ring, queue);
         return;
     }
     const unsigned mask = sw_detail::group_mask<G>();
@@ -581,10 +622,10 @@ __global__ void __launch_bounds__(Threads, MinBlocks) sw_kernel(SwLaunchParams p
         g = __shfl_sync(mask, g, 0, G);
         if (g >= p.groups) return;  // whole groups leave: shuffles use group masks
         const uint32_t t0 = p.pair[2 * g], t1 = p.pair[2 * g + 1];
-        const typename C::V best = sw_detail::group_max<C, G>(sw_detail::sw_pair<C, G, R>(p, smem, ring, slot, t0, t1));
+        const typename C::V best = sw_detail::group_max<C, G>(sw_detail::sw_pair<C, G, R, U>(p, smem, ring, slot, t0, t1));
         if (t == 0) {
-            sw_detail::put_score<C>(p, t0, C::lane(best, 0));
-            sw_detail::put_score<C>(p, t1, C::lane(best, 1));
+            sw_detail::put_score<C>(p, t0, C::lane(best, 0) + p.gap_open);
+            sw_detail::put_score<C>(p, t1, C::lane(best, 1) + p.gap_open);
         }
     }
 }
