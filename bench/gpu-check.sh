@@ -75,13 +75,14 @@ run_bench "$(dirname "$bench")/bench_nussinov_gpu" "${NUS_BENCH_LENGTHS:-10000,2
 run_bench "$(dirname "$bench")/bench_sw_gpu" "${SW_BENCH_TARGETS:-1000000}" "${SW_BENCH_LENGTHS:-144,189,222,375,464,567,657,729,850,1000,1500,2005,2504,3005,3564,4061,4548,4743,5147,5478}" "${BENCH_DEVICE:-0}" "" 2
 run_bench "$(dirname "$bench")/bench_sw_cpu" "${SW_CPU_MRESIDUES:-20}" 2 "$(nproc)" "${SW_CPU_LENGTHS:-144,464,1000,5478}"
 # gpu-sw's kernels under compute-sanitizer, one configuration of each lane
-# count and the 32-bit one, one pass and several (SANITIZE_TOOLS=memcheck,
-# synccheck by default; racecheck takes about 4 minutes).
+# count and the 32-bit one, one pass and several, enough targets that groups
+# stream several pairs (SANITIZE_TOOLS=memcheck, synccheck by default;
+# racecheck takes minutes: SANITIZE_SW_TARGETS=6000 keeps it near 4).
 sanitizer=$(command -v compute-sanitizer || ls /usr/local/cuda*/bin/compute-sanitizer 2>/dev/null | head -1)
 if [[ -n $sanitizer && -x "$(dirname "$bench")/bench_sw_gpu" ]]; then
     for tool in ${SANITIZE_TOOLS:-memcheck synccheck}; do
         start=$SECONDS
-        timeout "${BENCH_TIMEOUT:-240}" "$sanitizer" --tool "$tool" --error-exitcode 9 "$(dirname "$bench")/bench_sw_gpu" 3000 144,1500 \
+        timeout "${BENCH_TIMEOUT:-240}" "$sanitizer" --tool "$tool" --error-exitcode 9 "$(dirname "$bench")/bench_sw_gpu" "${SANITIZE_SW_TARGETS:-20000}" 144,1500 \
             "${BENCH_DEVICE:-0}" s16_g8_r18_b4,s16_g16_r24_b4,s16_g32_r32_b3,s32_g32_r16 1 >"$logs/sanitize_sw_$tool.log" 2>&1
         rc=$?
         [[ $rc -eq 0 ]] || status=1

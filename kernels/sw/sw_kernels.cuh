@@ -61,9 +61,10 @@
 // pass, sw_stream): a group streams all its pairs through one wavefront,
 // each pair's columns right after the last pair's, so that it fills and
 // drains once in the kernel, not once a pair. Queries longer than W take
-// several passes over each pair (sw_pair), and the passes follow each
-// other the same way: a lane that finishes a pass's last column starts the
-// next pass's first column at its next step. The last lane writes its last
+// several passes over each pair (sw_passes), and every pass of every pair
+// follows the last the same way: a lane that finishes a pass's last column
+// starts the next pass's (or pair's) first column at its next step. The
+// last lane writes its last
 // row's Ĥ and F of every column to the group's slot of global memory; lane
 // 0 reads them back as the top boundary one pass later, G columns at a time
 // (prefetched a chunk ahead, one column per lane, handed out by shuffles):
@@ -101,12 +102,14 @@ inline constexpr int kSwMaxAlphabet = 33;            // codes including the pad 
 inline constexpr int kSw16MaxScore = 8192;
 inline constexpr int kSw16MaxGap = 8192;
 
-// A pair queued for the single-pass stream (sw_stream): its virtual columns
-// [start, end) and its two targets.
+// A pair queued for a group's stream (sw_stream, sw_passes): the virtual
+// columns [start, end) of its first pass (the other passes follow, each as
+// long) and its two targets.
 struct SwQueued {
     const uint8_t* s0;
     const uint8_t* s1;
     uint32_t start, end, t0, t1, len0, len1;
+    __device__ uint32_t columns() const { return end - start; }
 };
 inline constexpr int kSwQueue = 4;  // entries a group
 
@@ -306,6 +309,55 @@ __device__ __forceinline__ uint32_t load_shared(uint32_t address) {
     return x;
 }
 
+// A group's queue of pairs in shared memory: lane 0 takes pairs from
+// p.next_pair and writes the entries; every lane keeps the same count of
+// pairs taken (tail) and the virtual column after the last one (tail_end).
+struct SwPairQueue {
+    SwQueued* q;
+    uint32_t tail = 0, tail_end = 0;
+    bool more = true;  // p.next_pair may have more
+
+    // Takes pairs until the queued columns reach `upto`: each gets `passes`
+    // passes of max(its longer target, min_columns) columns.
+    template <int G>
+    __device__ void refill(const SwLaunchParams& p, unsigned mask, int t, uint32_t upto, uint32_t passes,
+                           uint32_t min_columns) {
+        while (more && tail_end < upto) {
+            uint32_t g = 0;
+            if (t == 0) g = atomicAdd(p.next_pair, 1u);
+            g = __shfl_sync(mask, g, 0, G);
+            if (g >= p.groups) {
+                more = false;
+                break;
+            }
+            const uint32_t t0 = p.pair[2 * g], t1 = p.pair[2 * g + 1];
+            const uint32_t len0 = p.length[t0], len1 = t1 == kSwNoTarget ? 0 : p.length[t1];
+            const uint32_t nn = max(max(len0, len1), min_columns);
+            if (t == 0) {
+                SwQueued& e = q[tail % kSwQueue];
+                e.s0 = p.residues + p.offset[t0];
+                e.s1 = t1 == kSwNoTarget ? e.s0 : p.residues + p.offset[t1];
+                e.start = tail_end;
+                e.end = tail_end + nn;
+                e.t0 = t0;
+                e.t1 = t1;
+                e.len0 = len0;
+                e.len1 = len1;
+            }
+            tail_end += passes * nn;
+            ++tail;
+        }
+        __syncwarp(mask);
+    }
+    __device__ const SwQueued& operator[](uint32_t k) const { return q[k % kSwQueue]; }
+    // The pair holding virtual column v < tail_end: the fill and the top
+    // boundary ask at most a chunk ahead, inside the last two pairs queued.
+    __device__ const SwQueued& holding(uint32_t v) const {
+        const SwQueued& e = q[(tail - 1) % kSwQueue];
+        return v < e.start ? q[(tail - 2) % kSwQueue] : e;
+    }
+};
+
 // Queries of at most W = G * R rows, one pass: the group streams its pairs
 // one after the other through the same wavefront, so that it fills and
 // drains once, not once a pair. A pair's columns follow the last pair's
@@ -334,51 +386,19 @@ __device__ __forceinline__ void sw_stream(const SwLaunchParams& p, const uint32_
     const int alpha = p.alphabet, pad = alpha - 1;
     const uint32_t one = p.one;
 
-    // The queue, the same in every lane: pairs taken so far, the virtual
-    // column after the last one, whether p.next_pair may have more.
-    uint32_t tail = 0, tail_end = 0;
-    bool more = true;
-    const auto refill = [&](uint32_t upto) {
-        while (more && tail_end < upto) {
-            uint32_t g = 0;
-            if (t == 0) g = atomicAdd(p.next_pair, 1u);
-            g = __shfl_sync(mask, g, 0, G);
-            if (g >= p.groups) {
-                more = false;
-                break;
-            }
-            const uint32_t t0 = p.pair[2 * g], t1 = p.pair[2 * g + 1];
-            const uint32_t len0 = p.length[t0], len1 = t1 == kSwNoTarget ? 0 : p.length[t1];
-            const uint32_t nn = max(max(len0, len1), 2u * G);
-            if (t == 0) {
-                SwQueued& e = queue[tail % kSwQueue];
-                e.s0 = p.residues + p.offset[t0];
-                e.s1 = t1 == kSwNoTarget ? e.s0 : p.residues + p.offset[t1];
-                e.start = tail_end;
-                e.end = tail_end + nn;
-                e.t0 = t0;
-                e.t1 = t1;
-                e.len0 = len0;
-                e.len1 = len1;
-            }
-            tail_end += nn;
-            ++tail;
-        }
-        __syncwarp(mask);
-    };
+    SwPairQueue pq{queue};
+    const auto refill = [&](uint32_t upto) { pq.refill<G>(p, mask, t, upto, 1, 2u * G); };
     refill(2 * G);
-    if (tail == 0) return;
+    if (pq.tail == 0) return;
 
-    // Virtual column v's residue codes (pad past the last pair): the fill
-    // asks a chunk ahead, inside the last two pairs queued.
+    // Virtual column v's residue codes (pad past the last pair).
     const auto codes = [&](uint32_t v, int& c0, int& c1) {
         c0 = pad, c1 = pad;
-        if (v >= tail_end) return;
-        const SwQueued* e = queue + (tail - 1) % kSwQueue;
-        if (v < e->start) e = queue + (tail - 2) % kSwQueue;
-        const uint32_t j = v - e->start;
-        if (j < e->len0) c0 = e->s0[j];
-        if (j < e->len1) c1 = e->s1[j];
+        if (v >= pq.tail_end) return;
+        const SwQueued& e = pq.holding(v);
+        const uint32_t j = v - e.start;
+        if (j < e.len0) c0 = e.s0[j];
+        if (j < e.len1) c1 = e.s1[j];
     };
     const auto fill = [&](uint32_t v, int c0, int c1) {
         const uint32_t* m0 = mq + c0 * alpha;
@@ -403,8 +423,8 @@ __device__ __forceinline__ void sw_stream(const SwLaunchParams& p, const uint32_
     const V fill_h = t == 0 ? open : zero, fill_f = t == 0 ? neg : zero;
     // The lane's pair and the column it ends at; the group's oldest pair not
     // yet reduced and the step at which the last lane has left it.
-    uint32_t lane_pair = 0, cross_at = queue[0].end;
-    uint32_t done = 0, reduce_at = queue[0].end + G - 1;
+    uint32_t lane_pair = 0, cross_at = pq[0].end;
+    uint32_t done = 0, reduce_at = pq[0].end + G - 1;
 
     // Columns before 0 (chunk -1) score as pad: H stays 0, as column 0 expects.
     fill(static_cast<uint32_t>(t - G), pad, pad);
@@ -412,7 +432,7 @@ __device__ __forceinline__ void sw_stream(const SwLaunchParams& p, const uint32_
     codes(static_cast<uint32_t>(t), next0, next1);
     for (uint32_t c = 0;; c += G) {
         __syncwarp(mask);  // every lane is done with the slots this chunk overwrites
-        if (done == tail && !more) return;
+        if (done == pq.tail && !pq.more) return;
         refill(c + 2 * G);
         fill(c + static_cast<uint32_t>(t), next0, next1);
         codes(c + G + static_cast<uint32_t>(t), next0, next1);
@@ -441,17 +461,17 @@ __device__ __forceinline__ void sw_stream(const SwLaunchParams& p, const uint32_
                     best = C::mad(best, kx, hx);
                     if (cross) {
                         ++lane_pair;
-                        cross_at = lane_pair < tail ? queue[lane_pair % kSwQueue].end : kNever;
+                        cross_at = lane_pair < pq.tail ? pq[lane_pair].end : kNever;
                     }
                     if (step == reduce_at) {  // every lane has left pair `done`
                         const V b = group_max<C, G>(best_prev);
-                        const SwQueued& e = queue[done % kSwQueue];
+                        const SwQueued& e = pq[done];
                         if (t == 0) {
                             put_score<C>(p, e.t0, C::lane(b, 0) + p.gap_open);
                             put_score<C>(p, e.t1, C::lane(b, 1) + p.gap_open);
                         }
                         ++done;
-                        reduce_at = done < tail ? queue[done % kSwQueue].end + G - 1 : kNever;
+                        reduce_at = done < pq.tail ? pq[done].end + G - 1 : kNever;
                     }
                 }
                 const uint32_t slot = (v & (RS - 1)) * 4;
@@ -480,123 +500,178 @@ __device__ __forceinline__ void sw_stream(const SwLaunchParams& p, const uint32_
     }
 }
 
-// Queries longer than W = G * R rows: the whole query against the pair
-// (t0, t1) in P passes of W rows, each over nn columns (the longer target,
-// padded to 3G).
+// Queries longer than W = G * R rows: P passes of W rows over every pair,
+// each pass over nn columns (the longer target, padded to 3G). The group
+// streams (pair, pass) segments back to back through one wavefront, the
+// way sw_stream streams pairs: a lane reaching a segment's first column
+// restarts its rows with that pass's query rows (a divergent branch, once
+// a segment). The last lane writes its last row's Ĥ and F of every column
+// of a pass but the last to the group's slot of global memory; lane 0 reads
+// them back as the next pass's top boundary, G columns at a time
+// (prefetched a chunk ahead, one column per lane, handed out by shuffles):
+// with nn >= 3G every read follows its write by more than a chunk, with a
+// __syncwarp between, and the next write of a column follows its read. A
+// pair's best is reduced G - 1 steps after its last pass ends. A group
+// takes no new pairs once its virtual columns reach 2^31 (the host bounds a
+// pair's P * nn below that) and returns true: the caller starts afresh.
 template <class C, int G, int R, int U>
-__device__ __forceinline__ typename C::V sw_pair(const SwLaunchParams& p, const uint32_t* __restrict__ mq,
-                                                 uint32_t* __restrict__ ring, uint8_t* slot, uint32_t t0,
-                                                 uint32_t t1) {
+__device__ __forceinline__ bool sw_passes(const SwLaunchParams& p, const uint32_t* __restrict__ mq,
+                                          uint32_t* __restrict__ ring, SwQueued* queue, uint8_t* slot) {
     using V = typename C::V;
     constexpr int RS = sw_ring_slots(G);
-    constexpr uint32_t W = G * R;
+    constexpr uint32_t W = G * R, kNever = 0xffffffffu, kLimit = 1u << 31;
     const unsigned mask = group_mask<G>();
     const int t = static_cast<int>(threadIdx.x) & (G - 1);
     const int alpha = p.alphabet, pad = alpha - 1;
-
-    const uint32_t len0 = p.length[t0], len1 = t1 == kSwNoTarget ? 0 : p.length[t1];
-    const uint8_t* s0 = p.residues + p.offset[t0];
-    const uint8_t* s1 = t1 == kSwNoTarget ? s0 : p.residues + p.offset[t1];
     const uint32_t passes = (p.query_len + W - 1) / W;
-    const uint32_t longest = max(len0, len1);
-    const uint32_t nn = sw_boundary_columns(longest, G);
-    const uint32_t columns = passes * nn;             // virtual columns: pass * nn + column
-    const uint32_t steps = (columns + G - 1 + G - 1) / G * G;  // the last lane sees every column
+    const V neg = C::splat(C::kNeg), zero = C::splat(0);
+    const V open = C::param(-p.gap_open, p.open_pair), ext = C::param(-p.gap_extend, p.extend_pair);
 
-    // The profile of virtual column v (the lane's share of a chunk): its two
-    // residue codes, read a chunk ahead so that the global loads' latency
-    // hides behind a chunk of work, then written to the ring.
-    const auto codes = [&](int v, int& c0, int& c1) {
+    SwPairQueue pq{queue};
+    const auto refill = [&](uint32_t upto) { pq.refill<G>(p, mask, t, min(upto, kLimit), passes, 3u * G); };
+    refill(2 * G);
+    if (pq.tail == 0) return pq.more;
+
+    // Virtual column v's residue codes (pad past the last pair).
+    const auto codes = [&](uint32_t v, int& c0, int& c1) {
         c0 = pad, c1 = pad;
-        if (v >= 0 && static_cast<uint32_t>(v) < columns) {
-            const uint32_t j = static_cast<uint32_t>(v) % nn;
-            if (j < len0) c0 = s0[j];
-            if (j < len1) c1 = s1[j];
-        }
+        if (v >= pq.tail_end) return;
+        const SwQueued& e = pq.holding(v);
+        const uint32_t j = (v - e.start) % e.columns();
+        if (j < e.len0) c0 = e.s0[j];
+        if (j < e.len1) c1 = e.s1[j];
     };
-    const auto fill = [&](int v, int c0, int c1) {
+    const auto fill = [&](uint32_t v, int c0, int c1) {
         const uint32_t* m0 = mq + c0 * alpha;
         const uint32_t* m1 = mq + c1 * alpha;
-        uint32_t* at = ring + (static_cast<uint32_t>(v) & (RS - 1));
+        uint32_t* at = ring + (v & (RS - 1));
 #pragma unroll 5
         for (int q = 0; q < alpha; ++q) at[q * RS] = m1[q] * 65536u + m0[q];
     };
-    // Lane 0's top boundary of virtual column v: H of the row above, F
-    // entering the pass's first row (first pass: nothing above).
+    // Lane 0's top boundary of virtual column v: Ĥ of the row above and F
+    // entering the pass's first row (a first pass: H = 0 above, no F).
     const auto top = [&](uint32_t v, V& h, V& f) {
-        h = C::param(-p.gap_open, p.open_pair);
-        f = C::splat(C::kNeg);
-        if (v < columns && v >= nn) C::load(slot + static_cast<size_t>(v % nn) * C::kBoundaryBytes, h, f);
+        h = open;
+        f = neg;
+        if (v >= pq.tail_end) return;
+        const SwQueued& e = pq.holding(v);
+        const uint32_t k = v - e.start, nn = e.columns();
+        if (k >= nn) C::load(slot + static_cast<size_t>(k % nn) * C::kBoundaryBytes, h, f);
     };
 
     uint32_t qoff[R];
     V hc[R], er[R];  // Ĥ and Ê of the rows
-    const V neg = C::splat(C::kNeg), zero = C::splat(0);
-    const V open = C::param(-p.gap_open, p.open_pair), ext = C::param(-p.gap_extend, p.extend_pair);
     const uint32_t ring_base = static_cast<uint32_t>(__cvta_generic_to_shared(ring));
     load_rows<G, R, RS>(p, 0, t, ring_base, qoff);
 #pragma unroll
     for (int k = 0; k < R; ++k) hc[k] = open, er[k] = zero;
-    V f = neg, diag = open, left = open, best = open;
-    uint32_t col = 0, pass = 0;  // the lane's column within its pass
+    V f = neg, diag = open, left = open, best = open, best_prev = open;
+    // The lane's segment: pair, pass, first column, the column it ends at.
+    uint32_t lane_pair = 0, lane_pass = 0, seg_start = 0, cross_at = pq[0].end;
+    // The group's oldest segment end not every lane has crossed, and its
+    // pair and pass.
+    uint32_t ev_pair = 0, ev_pass = 0, ev_end = cross_at;
 
     // Columns before 0 (chunk -1) score as pad.
-    fill(t - G, pad, pad);
+    fill(static_cast<uint32_t>(t - G), pad, pad);
     int next0, next1;
-    codes(t, next0, next1);
+    codes(static_cast<uint32_t>(t), next0, next1);
     V bh_next, bf_next;
     top(static_cast<uint32_t>(1 + t), bh_next, bf_next);
-    for (uint32_t c = 0; c < steps; c += G) {
+    for (uint32_t c = 0;; c += G) {
         __syncwarp(mask);  // every lane is done with the slots this chunk overwrites
-        fill(static_cast<int>(c) + t, next0, next1);
-        codes(static_cast<int>(c + G) + t, next0, next1);
+        if (ev_pair == pq.tail && !(pq.more && pq.tail_end < kLimit)) return pq.more;
+        refill(c + 2 * G);
+        fill(c + static_cast<uint32_t>(t), next0, next1);
+        codes(c + G + static_cast<uint32_t>(t), next0, next1);
         // Lane 0 needs, after step c + u, the top of column c + u + 1.
         const V bh = bh_next, bf = bf_next;
         top(c + G + 1 + static_cast<uint32_t>(t), bh_next, bf_next);
         __syncwarp(mask);  // the profile and the boundary writes of earlier chunks are visible
+        // Chunks in which no lane reaches a segment's first column and no
+        // pair is reduced run the step without those tests (sw_stream).
+        const auto chunk = [&](auto busy) {
 #pragma unroll U
-        for (int u = 0; u < G; ++u) {
-            const int v = static_cast<int>(c) + u - t;
-            const uint32_t at = (static_cast<uint32_t>(v) & (RS - 1)) * 4;
-            V d = col == 0 ? open : diag;  // column 0 has H = 0 on its left
+            for (int u = 0; u < G; ++u) {
+                const uint32_t step = c + static_cast<uint32_t>(u), v = step - static_cast<uint32_t>(t);
+                V d = diag;
+                uint32_t kx = 1;
+                V hx = zero;
+                if constexpr (decltype(busy)::value) {
+                    const bool cross = v == cross_at;
+                    kx = cross ? 0u : 1u;
+                    hx = cross ? open : zero;
+                    d = C::mad(d, kx, hx);
+                    if (cross) {
+                        seg_start = v;
+                        if (++lane_pass == passes) {
+                            lane_pass = 0;
+                            ++lane_pair;
+                            best_prev = best;
+                            best = open;
+                        }
+                        if (lane_pair < pq.tail) {
+                            cross_at = v + pq[lane_pair].columns();
+                        } else {  // past the last pair: pad columns, stored nowhere
+                            cross_at = kNever;
+                            lane_pass = passes - 1;
+                        }
+                        load_rows<G, R, RS>(p, lane_pass, t, ring_base, qoff);
+                    }
+                    if (step == ev_end + G - 1) {  // every lane has left segment (ev_pair, ev_pass)
+                        if (++ev_pass == passes) {
+                            const V b = group_max<C, G>(best_prev);
+                            const SwQueued& e = pq[ev_pair];
+                            if (t == 0) {
+                                put_score<C>(p, e.t0, C::lane(b, 0) + p.gap_open);
+                                put_score<C>(p, e.t1, C::lane(b, 1) + p.gap_open);
+                            }
+                            ev_pass = 0;
+                            ++ev_pair;
+                        }
+                        ev_end = ev_pair < pq.tail ? ev_end + pq[ev_pair].columns() : kNever;
+                    }
+                }
+                const uint32_t at = (v & (RS - 1)) * 4;
 #pragma unroll
-            for (int k = 0; k < R; ++k) {
-                const V sc = C::score(load_shared(qoff[k] + at));
-                const V h = sw_cell<C>(d, sc, er[k], f, open, ext);
-                d = hc[k];
-                hc[k] = h;
-                if (k & 1) best = C::max3(best, hc[k - 1], h);
-                else if (k == R - 1) best = C::max3(best, h, h);
+                for (int k = 0; k < R; ++k) {
+                    const V sc = C::score(load_shared(qoff[k] + at));
+                    V e = er[k];
+                    if constexpr (decltype(busy)::value) e = C::mad(e, kx, zero);
+                    const V h = sw_cell<C>(d, sc, e, f, open, ext);
+                    er[k] = e;
+                    d = hc[k];
+                    if constexpr (decltype(busy)::value) d = C::mad(d, kx, hx);
+                    hc[k] = h;
+                    if (k & 1) best = C::max3(best, hc[k - 1], h);
+                    else if (k == R - 1) best = C::max3(best, h, h);
+                }
+                // Hand on downwards: diag for the next column is the Ĥ above
+                // of this one (received a step ago), F the lane above's of the
+                // next; lane 0 takes the top boundary.
+                diag = left;
+                const uint32_t j = v - seg_start;  // column within the pass
+                if (t == G - 1 && lane_pass + 1 < passes && j < cross_at - seg_start)
+                    C::store(slot + static_cast<size_t>(j) * C::kBoundaryBytes, hc[R - 1], f);
+                left = C::shfl_up(mask, hc[R - 1], G);
+                f = C::shfl_up(mask, f, G);
+                const V th = C::shfl(mask, bh, u, G), tf = C::shfl(mask, bf, u, G);
+                if (t == 0) left = th, f = tf;
             }
-            // Hand on downwards: diag for the next column is the H above of
-            // this one (received a step ago), F the lane above's of the next.
-            diag = left;
-            // The last lane's bottom row is the next pass's top.
-            if (t == G - 1 && v >= 0 && pass + 1 < passes)
-                C::store(slot + static_cast<size_t>(col) * C::kBoundaryBytes, hc[R - 1], f);
-            left = C::shfl_up(mask, hc[R - 1], G);
-            f = C::shfl_up(mask, f, G);
-            const V th = C::shfl(mask, bh, u, G), tf = C::shfl(mask, bf, u, G);
-            if (t == 0) left = th, f = tf;
-            if (v >= 0 && ++col == nn) {  // next pass: new rows, fresh columns on their left
-                col = 0;
-                ++pass;
-                load_rows<G, R, RS>(p, pass, t, ring_base, qoff);
-#pragma unroll
-                for (int k = 0; k < R; ++k) hc[k] = open, er[k] = zero;
-            }
-        }
+        };
+        if (ev_end > c + G - 1) chunk(std::false_type{});
+        else chunk(std::true_type{});
     }
-    return best;
 }
 
 }  // namespace sw_detail
 
-// Every pair of the launch through sw_pair: a persistent grid of blocks of
-// Threads lanes, groups of G, taking pairs in order from p.next_pair;
-// MinBlocks caps the registers so that that many blocks share a
-// multiprocessor. Multi: the form for queries longer than G * R (its own
-// kernel, so that the single-pass form's registers are its own).
+// Every pair of the launch through sw_stream (one pass) or sw_passes
+// (Multi: queries longer than G * R, its own kernel, so that the one-pass
+// form's registers are its own): a persistent grid of blocks of Threads
+// lanes, groups of G, taking pairs in order from p.next_pair; MinBlocks
+// caps the registers so that that many blocks share a multiprocessor; U is
+// the unroll of the step loop.
 template <class C, int G, int R, int Threads, int MinBlocks, bool Multi, int U>
 __global__ void __launch_bounds__(Threads, MinBlocks) sw_kernel(SwLaunchParams p) {
     constexpr int RS = sw_ring_slots(G);
@@ -609,23 +684,11 @@ __global__ void __launch_bounds__(Threads, MinBlocks) sw_kernel(SwLaunchParams p
     const uint32_t slot_index = blockIdx.x * (Threads / G) + static_cast<uint32_t>(group);
     uint8_t* slot = p.boundary ? p.boundary + static_cast<size_t>(slot_index) * p.boundary_columns * C::kBoundaryBytes
                                : nullptr;
+    SwQueued* queue = reinterpret_cast<SwQueued*>(smem + sw_ring_words(alpha, G, Threads)) + group * kSwQueue;
     if constexpr (!Multi) {
-        SwQueued* queue = reinterpret_cast<SwQueued*>(smem + sw_ring_words(alpha, G, Threads)) + group * kSwQueue;
         sw_detail::sw_stream<C, G, R, U>(p, smem, ring, queue);
-        return;
-    }
-    const unsigned mask = sw_detail::group_mask<G>();
-    const int t = static_cast<int>(threadIdx.x) & (G - 1);
-    for (;;) {
-        uint32_t g = 0;
-        if (t == 0) g = atomicAdd(p.next_pair, 1u);
-        g = __shfl_sync(mask, g, 0, G);
-        if (g >= p.groups) return;  // whole groups leave: shuffles use group masks
-        const uint32_t t0 = p.pair[2 * g], t1 = p.pair[2 * g + 1];
-        const typename C::V best = sw_detail::group_max<C, G>(sw_detail::sw_pair<C, G, R, U>(p, smem, ring, slot, t0, t1));
-        if (t == 0) {
-            sw_detail::put_score<C>(p, t0, C::lane(best, 0) + p.gap_open);
-            sw_detail::put_score<C>(p, t1, C::lane(best, 1) + p.gap_open);
+    } else {
+        while (sw_detail::sw_passes<C, G, R, U>(p, smem, ring, queue, slot)) {
         }
     }
 }

@@ -4,7 +4,8 @@
 // configuration by name, with query lengths around its rows per pass (1, 2,
 // W - 1, W, W + 1 and several passes) and target lengths around its group
 // size (1, 2, G +- 1, 3G +- 1, ...), odd target counts (a half-empty pair)
-// and empty targets; the default choice on a mixed chunk over one slot, two
+// and empty targets; groups streaming many pairs, in one pass and in
+// several; the default choice on a mixed chunk over one slot, two
 // slots of one GPU and all GPUs, a second load replacing the first, BLOSUM45
 // and odd gap costs; 16-bit overflow forced both by long self-alignments
 // under BLOSUM62 and by a matrix of large entries, each recomputed exactly;
@@ -166,6 +167,28 @@ TEST_CASE("the default choice == reference on a mixed chunk: one slot, two slots
     sc45.gap_extend = 0;
     gpu->load(targets2, sc45);
     bad += compare(*gpu, targets2, random_protein(*sc45.matrix, 99), sc45, "BLOSUM45 5/0");
+    CHECK(bad == 0);
+}
+
+TEST_CASE("many pairs a group: streamed pairs and streamed passes == reference") {
+    require_gpu();
+    // So many short targets that every group of the grid streams several
+    // pairs through its wavefront, in one pass and in several, for a shape
+    // of each lane count and for the default choice.
+    const SwScoring sc = blosum62();
+    const SwMatrix& mx = *sc.matrix;
+    std::vector<std::vector<uint8_t>> seqs;
+    for (int k = 0; k < 60000; ++k) seqs.push_back(random_protein(mx, static_cast<size_t>(uniform(0, 120))));
+    const SeqBatch targets = batch_of(seqs);
+    auto gpu = make_sw_cuda_engine_ex({0});
+    gpu->load(targets, sc);
+    int bad = 0;
+    for (const std::string name : {"s16_g8_r16_b4", "s16_g16_r24_b4", "s16_g32_r32_b3", ""}) {
+        gpu->force_variant(name);
+        const int W = name.empty() ? 400 : static_cast<int>(sw_cuda_variant_rows(name));
+        for (int m : {W - 3, 2 * W + 5})
+            bad += compare(*gpu, targets, random_protein(mx, static_cast<size_t>(m)), sc, name.empty() ? "default" : name);
+    }
     CHECK(bad == 0);
 }
 
