@@ -309,6 +309,17 @@ __device__ __forceinline__ uint32_t load_shared(uint32_t address) {
     return x;
 }
 
+// Whether a chunk may run the quiet copy of the step (sw_stream,
+// sw_passes): only if it is quiet for every group of the warp that runs
+// with this one. Groups that chose differently would run both copies one
+// after the other; the busy copy is right for a quiet chunk too, and costs
+// a few multiply-adds more.
+template <int G>
+__device__ __forceinline__ bool warp_quiet(bool quiet) {
+    if constexpr (G == 32) return quiet;
+    else return __all_sync(__activemask(), quiet);
+}
+
 // A group's queue of pairs in shared memory: lane 0 takes pairs from
 // p.next_pair and writes the entries; every lane keeps the same count of
 // pairs taken (tail) and the virtual column after the last one (tail_end).
@@ -495,7 +506,7 @@ __device__ __forceinline__ void sw_stream(const SwLaunchParams& p, const uint32_
                 f = C::mad(C::shfl_up(mask, f, G), keep, fill_f);
             }
         };
-        if (reduce_at > c + 2 * G - 2) chunk(std::false_type{});
+        if (warp_quiet<G>(reduce_at > c + 2 * G - 2)) chunk(std::false_type{});
         else chunk(std::true_type{});
     }
 }
@@ -659,7 +670,7 @@ __device__ __forceinline__ bool sw_passes(const SwLaunchParams& p, const uint32_
                 if (t == 0) left = th, f = tf;
             }
         };
-        if (ev_end > c + G - 1) chunk(std::false_type{});
+        if (warp_quiet<G>(ev_end > c + G - 1)) chunk(std::false_type{});
         else chunk(std::true_type{});
     }
 }
