@@ -236,7 +236,7 @@ struct SwLaunchParams {
     uint8_t* boundary = nullptr;
     uint32_t boundary_columns = 0;
     uint32_t* next_pair = nullptr;  // the counter groups take pairs from
-    // Always 1; the compiler cannot know it (sw_pair multiplies by it to keep
+    // Always 1; the compiler cannot know it (sw_stream multiplies by it to keep
     // adds off the integer ALU).
     uint32_t one = 1;
 };
