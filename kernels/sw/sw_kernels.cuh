@@ -309,6 +309,34 @@ __device__ __forceinline__ uint32_t load_shared(uint32_t address) {
     return x;
 }
 
+// The R rows of one step of a lane: d is the diagonal of its first row,
+// f the F entering it (leaves as the F below the last row), best the
+// lane's running best. Row k's score is at shared-window address
+// qoff[k] * one + slot. Busy: a lane at a pair's or a pass's first column
+// (kx = 0, hx = -open) restarts its rows by multiply-adds, Ê to 0 and the
+// diagonals to Ĥ = -open; other lanes have kx = 1, hx = 0.
+template <class C, int R, bool Busy>
+__device__ __forceinline__ void sw_rows(const uint32_t (&qoff)[R], uint32_t one, uint32_t slot, typename C::V d,
+                                        typename C::V (&hc)[R], typename C::V (&er)[R], typename C::V& f,
+                                        typename C::V& best, uint32_t kx, typename C::V hx, typename C::V open,
+                                        typename C::V ext) {
+    using V = typename C::V;
+    const V zero = C::splat(0);
+#pragma unroll
+    for (int k = 0; k < R; ++k) {
+        const V sc = C::score(load_shared(qoff[k] * one + slot));
+        V e = er[k];
+        if constexpr (Busy) e = C::mad(e, kx, zero);
+        const V h = sw_cell<C>(d, sc, e, f, open, ext);
+        er[k] = e;
+        d = hc[k];
+        if constexpr (Busy) d = C::mad(d, kx, hx);
+        hc[k] = h;
+        if (k & 1) best = C::max3(best, hc[k - 1], h);
+        else if (k == R - 1) best = C::max3(best, h, h);
+    }
+}
+
 // Whether a chunk may run the quiet copy of the step (sw_stream,
 // sw_passes): only if it is quiet for every group of the warp that runs
 // with this one. Groups that chose differently would run both copies one
@@ -485,20 +513,8 @@ __device__ __forceinline__ void sw_stream(const SwLaunchParams& p, const uint32_
                         reduce_at = done < pq.tail ? pq[done].end + G - 1 : kNever;
                     }
                 }
-                const uint32_t slot = (v & (RS - 1)) * 4;
-#pragma unroll
-                for (int k = 0; k < R; ++k) {
-                    const V sc = C::score(load_shared(qoff[k] * one + slot));
-                    V e = er[k];
-                    if constexpr (decltype(busy)::value) e = C::mad(e, kx, zero);
-                    const V h = sw_cell<C>(d, sc, e, f, open, ext);
-                    er[k] = e;
-                    d = hc[k];
-                    if constexpr (decltype(busy)::value) d = C::mad(d, kx, hx);
-                    hc[k] = h;
-                    if (k & 1) best = C::max3(best, hc[k - 1], h);
-                    else if (k == R - 1) best = C::max3(best, h, h);
-                }
+                sw_rows<C, R, decltype(busy)::value>(qoff, one, (v & (RS - 1)) * 4, d, hc, er, f, best, kx, hx, open,
+                                                     ext);
                 // Hand on downwards: diag for the next column is the H above of
                 // this one (received a step ago), F the lane above's of the next.
                 diag = left;
@@ -643,20 +659,9 @@ __device__ __forceinline__ bool sw_passes(const SwLaunchParams& p, const uint32_
                         ev_end = ev_pair < pq.tail ? ev_end + pq[ev_pair].columns() : kNever;
                     }
                 }
-                const uint32_t at = (v & (RS - 1)) * 4;
-#pragma unroll
-                for (int k = 0; k < R; ++k) {
-                    const V sc = C::score(load_shared(qoff[k] + at));
-                    V e = er[k];
-                    if constexpr (decltype(busy)::value) e = C::mad(e, kx, zero);
-                    const V h = sw_cell<C>(d, sc, e, f, open, ext);
-                    er[k] = e;
-                    d = hc[k];
-                    if constexpr (decltype(busy)::value) d = C::mad(d, kx, hx);
-                    hc[k] = h;
-                    if (k & 1) best = C::max3(best, hc[k - 1], h);
-                    else if (k == R - 1) best = C::max3(best, h, h);
-                }
+                // A plain address add here: the multiply-add by p.one measured
+                // slower in this kernel, whose registers are at their cap.
+                sw_rows<C, R, decltype(busy)::value>(qoff, 1, (v & (RS - 1)) * 4, d, hc, er, f, best, kx, hx, open, ext);
                 // Hand on downwards: diag for the next column is the Ĥ above
                 // of this one (received a step ago), F the lane above's of the
                 // next; lane 0 takes the top boundary.
