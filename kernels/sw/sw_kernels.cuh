@@ -337,6 +337,19 @@ __device__ __forceinline__ void sw_rows(const uint32_t (&qoff)[R], uint32_t one,
     }
 }
 
+// Writes the profile of virtual column v to its ring slot: for every query
+// code q, s(q, c0) | s(q, c1) << 16 (the matrix mq is transposed, so a
+// column's scores are contiguous).
+template <int RS>
+__device__ __forceinline__ void fill_profile(const uint32_t* __restrict__ mq, uint32_t* __restrict__ ring, int alpha,
+                                             uint32_t v, int c0, int c1) {
+    const uint32_t* m0 = mq + c0 * alpha;
+    const uint32_t* m1 = mq + c1 * alpha;
+    uint32_t* at = ring + (v & (RS - 1));
+#pragma unroll 5
+    for (int q = 0; q < alpha; ++q) at[q * RS] = m1[q] * 65536u + m0[q];
+}
+
 // Whether a chunk may run the quiet copy of the step (sw_stream,
 // sw_passes): only if it is quiet for every group of the warp that runs
 // with this one. Groups that chose differently would run both copies one
@@ -389,6 +402,18 @@ struct SwPairQueue {
         __syncwarp(mask);
     }
     __device__ const SwQueued& operator[](uint32_t k) const { return q[k % kSwQueue]; }
+    // Virtual column v's residue codes, pad past a target's end and past the
+    // last pair. Passes: the pairs have several passes (column v - start
+    // modulo a pass's columns).
+    template <bool Passes>
+    __device__ void codes(uint32_t v, int pad, int& c0, int& c1) const {
+        c0 = pad, c1 = pad;
+        if (v >= tail_end) return;
+        const SwQueued& e = holding(v);
+        const uint32_t j = Passes ? (v - e.start) % e.columns() : v - e.start;
+        if (j < e.len0) c0 = e.s0[j];
+        if (j < e.len1) c1 = e.s1[j];
+    }
     // The pair holding virtual column v < tail_end: the fill and the top
     // boundary ask at most a chunk ahead, inside the last two pairs queued.
     __device__ const SwQueued& holding(uint32_t v) const {
@@ -430,22 +455,8 @@ __device__ __forceinline__ void sw_stream(const SwLaunchParams& p, const uint32_
     refill(2 * G);
     if (pq.tail == 0) return;
 
-    // Virtual column v's residue codes (pad past the last pair).
-    const auto codes = [&](uint32_t v, int& c0, int& c1) {
-        c0 = pad, c1 = pad;
-        if (v >= pq.tail_end) return;
-        const SwQueued& e = pq.holding(v);
-        const uint32_t j = v - e.start;
-        if (j < e.len0) c0 = e.s0[j];
-        if (j < e.len1) c1 = e.s1[j];
-    };
-    const auto fill = [&](uint32_t v, int c0, int c1) {
-        const uint32_t* m0 = mq + c0 * alpha;
-        const uint32_t* m1 = mq + c1 * alpha;
-        uint32_t* at = ring + (v & (RS - 1));
-#pragma unroll 5
-        for (int q = 0; q < alpha; ++q) at[q * RS] = m1[q] * 65536u + m0[q];
-    };
+    const auto codes = [&](uint32_t v, int& c0, int& c1) { pq.codes<false>(v, pad, c0, c1); };
+    const auto fill = [&](uint32_t v, int c0, int c1) { fill_profile<RS>(mq, ring, alpha, v, c0, c1); };
 
     uint32_t qoff[R];  // the rows' codes' places in the ring, shared-window addresses
     V hc[R], er[R];    // Ĥ and Ê of the rows
@@ -559,22 +570,8 @@ __device__ __forceinline__ bool sw_passes(const SwLaunchParams& p, const uint32_
     refill(2 * G);
     if (pq.tail == 0) return pq.more;
 
-    // Virtual column v's residue codes (pad past the last pair).
-    const auto codes = [&](uint32_t v, int& c0, int& c1) {
-        c0 = pad, c1 = pad;
-        if (v >= pq.tail_end) return;
-        const SwQueued& e = pq.holding(v);
-        const uint32_t j = (v - e.start) % e.columns();
-        if (j < e.len0) c0 = e.s0[j];
-        if (j < e.len1) c1 = e.s1[j];
-    };
-    const auto fill = [&](uint32_t v, int c0, int c1) {
-        const uint32_t* m0 = mq + c0 * alpha;
-        const uint32_t* m1 = mq + c1 * alpha;
-        uint32_t* at = ring + (v & (RS - 1));
-#pragma unroll 5
-        for (int q = 0; q < alpha; ++q) at[q * RS] = m1[q] * 65536u + m0[q];
-    };
+    const auto codes = [&](uint32_t v, int& c0, int& c1) { pq.codes<true>(v, pad, c0, c1); };
+    const auto fill = [&](uint32_t v, int c0, int c1) { fill_profile<RS>(mq, ring, alpha, v, c0, c1); };
     // Lane 0's top boundary of virtual column v: Ĥ of the row above and F
     // entering the pass's first row (a first pass: H = 0 above, no F).
     const auto top = [&](uint32_t v, V& h, V& f) {
