@@ -21,6 +21,9 @@ def text_sections(path):
     data = open(path, "rb").read()
     if data[:4] != b"\x7fELF" or data[4] != 2:
         sys.exit(f"{path}: not a 64-bit ELF cubin")
+    # A host object (nvcc -c) is an ELF too, with the host's .text sections.
+    if struct.unpack_from("<H", data, 0x12)[0] != 190:  # EM_CUDA
+        sys.exit(f"{path}: an ELF file, but not a CUDA cubin (build it with nvcc -cubin)")
     shoff = struct.unpack_from("<Q", data, 0x28)[0]
     shentsize, shnum, shstrndx = struct.unpack_from("<HHH", data, 0x3A)
     headers = [struct.unpack_from("<IIQQQQIIQQ", data, shoff + i * shentsize) for i in range(shnum)]

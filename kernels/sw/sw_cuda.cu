@@ -77,54 +77,54 @@ struct SwConfig {
 // The last entry recomputes the targets whose 16-bit best may have
 // overflowed.
 const SwConfig kConfigs[] = {
-    WARPDP_SW16(8, 8, 4, 2, 4, 3157, 3071),
-    WARPDP_SW16(8, 10, 4, 4, 4, 3556, 3474),
-    WARPDP_SW16(8, 12, 4, 4, 4, 3894, 3715),
-    WARPDP_SW16(8, 14, 4, 4, 4, 4144, 4018),
-    WARPDP_SW16(8, 16, 4, 4, 4, 4134, 4031),
-    WARPDP_SW16(8, 18, 4, 4, 2, 4315, 4208),
-    WARPDP_SW16(8, 20, 4, 4, 2, 4413, 4398),
-    WARPDP_SW16(8, 22, 4, 2, 4, 4372, 4522),
-    WARPDP_SW16(8, 24, 4, 4, 4, 4676, 4466),
-    WARPDP_SW16(8, 26, 3, 4, 2, 4596, 4485),
-    WARPDP_SW16(8, 28, 3, 4, 2, 4583, 4463),
-    WARPDP_SW16(8, 30, 3, 4, 2, 4592, 4617),
-    WARPDP_SW16(8, 32, 3, 4, 2, 4722, 4682),
-    WARPDP_SW16(16, 10, 4, 4, 4, 4263, 4133),
-    WARPDP_SW16(16, 12, 4, 4, 4, 4514, 4232),
-    WARPDP_SW16(16, 14, 4, 4, 4, 4684, 4487),
-    WARPDP_SW16(16, 16, 4, 4, 4, 4616, 4461),
-    WARPDP_SW16(16, 18, 4, 4, 2, 4780, 4593),
-    WARPDP_SW16(16, 20, 4, 4, 2, 4817, 4772),
-    WARPDP_SW16(16, 22, 4, 2, 2, 4794, 4681),
-    WARPDP_SW16(16, 24, 4, 4, 2, 5046, 4793),
-    WARPDP_SW16(16, 26, 3, 4, 2, 4970, 4811),
-    WARPDP_SW16(16, 28, 3, 4, 2, 4932, 4765),
-    WARPDP_SW16(16, 30, 3, 4, 2, 4865, 4912),
-    WARPDP_SW16(16, 32, 3, 4, 2, 4972, 4962),
-    WARPDP_SW16(32, 10, 4, 2, 4, 4576, 4408),
-    WARPDP_SW16(32, 11, 4, 4, 4, 4745, 4292),
-    WARPDP_SW16(32, 12, 4, 2, 4, 4720, 4410),
-    WARPDP_SW16(32, 13, 4, 4, 4, 4831, 4375),
-    WARPDP_SW16(32, 14, 4, 4, 4, 4965, 4654),
-    WARPDP_SW16(32, 15, 4, 4, 4, 4863, 4287),
-    WARPDP_SW16(32, 16, 4, 4, 4, 4922, 4710),
-    WARPDP_SW16(32, 17, 4, 4, 2, 5063, 4490),
-    WARPDP_SW16(32, 18, 4, 4, 2, 5076, 4639),
-    WARPDP_SW16(32, 19, 4, 4, 2, 5089, 4532),
-    WARPDP_SW16(32, 20, 4, 4, 2, 4995, 4734),
-    WARPDP_SW16(32, 21, 4, 4, 2, 5101, 4672),
-    WARPDP_SW16(32, 22, 4, 4, 2, 4997, 4666),
-    WARPDP_SW16(32, 23, 4, 4, 2, 5125, 4693),
-    WARPDP_SW16(32, 24, 4, 4, 2, 5095, 4801),
-    WARPDP_SW16(32, 25, 3, 2, 2, 5025, 4595),
-    WARPDP_SW16(32, 26, 3, 4, 2, 5144, 4905),
-    WARPDP_SW16(32, 27, 3, 2, 2, 5065, 4724),
-    WARPDP_SW16(32, 28, 3, 4, 2, 4953, 5005),
-    WARPDP_SW16(32, 29, 3, 2, 2, 4967, 4666),
-    WARPDP_SW16(32, 30, 3, 2, 2, 5129, 4972),
-    WARPDP_SW16(32, 31, 3, 2, 2, 5158, 4689),
-    WARPDP_SW16(32, 32, 3, 2, 2, 5118, 4913),
+    WARPDP_SW16(8, 8, 4, 2, 4, 3110, 2791),
+    WARPDP_SW16(8, 10, 4, 4, 4, 3525, 3177),
+    WARPDP_SW16(8, 12, 4, 4, 4, 3893, 3478),
+    WARPDP_SW16(8, 14, 4, 4, 4, 4098, 3673),
+    WARPDP_SW16(8, 16, 4, 4, 4, 4055, 3922),
+    WARPDP_SW16(8, 18, 4, 4, 4, 4253, 3958),
+    WARPDP_SW16(8, 20, 4, 4, 4, 4298, 4085),
+    WARPDP_SW16(8, 22, 4, 2, 2, 4297, 4147),
+    WARPDP_SW16(8, 24, 4, 4, 4, 4666, 4191),
+    WARPDP_SW16(8, 26, 3, 4, 2, 4566, 4566),
+    WARPDP_SW16(8, 28, 3, 4, 2, 4580, 4608),
+    WARPDP_SW16(8, 30, 3, 4, 2, 4631, 4562),
+    WARPDP_SW16(8, 32, 3, 4, 2, 4743, 4731),
+    WARPDP_SW16(16, 10, 4, 4, 4, 4218, 4206),
+    WARPDP_SW16(16, 12, 4, 4, 4, 4506, 4460),
+    WARPDP_SW16(16, 14, 4, 4, 4, 4707, 4632),
+    WARPDP_SW16(16, 16, 4, 4, 4, 4730, 4735),
+    WARPDP_SW16(16, 18, 4, 4, 2, 4820, 4658),
+    WARPDP_SW16(16, 20, 4, 4, 2, 4924, 4624),
+    WARPDP_SW16(16, 22, 4, 4, 2, 4984, 4623),
+    WARPDP_SW16(16, 24, 4, 4, 2, 4978, 4598),
+    WARPDP_SW16(16, 26, 3, 4, 2, 4865, 4717),
+    WARPDP_SW16(16, 28, 3, 4, 2, 4920, 4948),
+    WARPDP_SW16(16, 30, 3, 4, 2, 4941, 4868),
+    WARPDP_SW16(16, 32, 3, 2, 2, 4989, 4951),
+    WARPDP_SW16(32, 10, 4, 2, 4, 4738, 4700),
+    WARPDP_SW16(32, 11, 4, 4, 4, 4816, 4449),
+    WARPDP_SW16(32, 12, 4, 4, 4, 5002, 4715),
+    WARPDP_SW16(32, 13, 4, 2, 4, 4935, 4670),
+    WARPDP_SW16(32, 14, 4, 4, 4, 5281, 4877),
+    WARPDP_SW16(32, 15, 4, 2, 2, 4972, 4568),
+    WARPDP_SW16(32, 16, 4, 4, 4, 4996, 4956),
+    WARPDP_SW16(32, 17, 4, 4, 2, 5277, 4711),
+    WARPDP_SW16(32, 18, 4, 4, 2, 5308, 4791),
+    WARPDP_SW16(32, 19, 4, 4, 2, 5309, 4668),
+    WARPDP_SW16(32, 20, 4, 4, 2, 5319, 4970),
+    WARPDP_SW16(32, 21, 4, 4, 2, 5286, 4861),
+    WARPDP_SW16(32, 22, 4, 4, 2, 5392, 4984),
+    WARPDP_SW16(32, 23, 4, 4, 2, 5315, 4920),
+    WARPDP_SW16(32, 24, 4, 2, 2, 5315, 4947),
+    WARPDP_SW16(32, 25, 3, 2, 2, 5336, 4752),
+    WARPDP_SW16(32, 26, 3, 2, 2, 5291, 4968),
+    WARPDP_SW16(32, 27, 3, 4, 2, 5168, 4830),
+    WARPDP_SW16(32, 28, 3, 2, 2, 5375, 5111),
+    WARPDP_SW16(32, 29, 3, 2, 2, 5468, 4869),
+    WARPDP_SW16(32, 30, 3, 2, 2, 5329, 4947),
+    WARPDP_SW16(32, 31, 3, 2, 2, 5352, 4757),
+    WARPDP_SW16(32, 32, 3, 2, 2, 5433, 5119),
     {"s32_g32_r16", true, 32, 16, 128, sw_kernel<SwCell32, 32, 16, 128, 1, false, 2>,
      sw_kernel<SwCell32, 32, 16, 128, 1, true, 2>, 1, 1},
 };
@@ -208,6 +208,11 @@ public:
 
 private:
     void load_slot(Slot& s, const SeqBatch& targets, std::vector<uint32_t> which);
+    // Dynamic shared memory of a configuration's one-pass or several-pass kernel.
+    size_t smem_bytes(const SwConfig& k, bool multi) const {
+        const int top_bytes = multi ? (k.wide ? SwCell32::kBoundaryBytes : SwCell16::kBoundaryBytes) : 0;
+        return static_cast<size_t>(sw_smem_words(alphabet_, k.G, k.threads, top_bytes)) * 4;
+    }
     void run_slot(Slot& s, std::span<const uint8_t> query);
 
     std::vector<std::unique_ptr<Slot>> slots_;
@@ -304,12 +309,13 @@ void CudaSwEngine::load_slot(Slot& s, const SeqBatch& targets, std::vector<uint3
     WARPDP_CUDA_CHECK(cudaMemcpy(s.matrix.get(), matrix_.data(), matrix_.size() * 4, cudaMemcpyHostToDevice));
     for (int c = 0; c < kNumConfigs; ++c) {
         const SwConfig& k = kConfigs[c];
-        const int smem = sw_smem_words(alphabet_, k.G, k.threads) * 4;
-        if (static_cast<size_t>(smem) > s.prop.sharedMemPerBlockOptin)
-            throw ResourceError(std::string("gpu-sw CUDA kernel ") + k.name + " needs " + std::to_string(smem) +
-                                " bytes of shared memory with a " + std::to_string(alphabet_ - 1) + "-letter matrix, GPU " +
-                                std::to_string(s.device) + " has " + std::to_string(s.prop.sharedMemPerBlockOptin));
         for (int multi = 0; multi < 2; ++multi) {
+            const int smem = static_cast<int>(smem_bytes(k, multi));
+            if (static_cast<size_t>(smem) > s.prop.sharedMemPerBlockOptin)
+                throw ResourceError(std::string("gpu-sw CUDA kernel ") + k.name + " needs " + std::to_string(smem) +
+                                    " bytes of shared memory with a " + std::to_string(alphabet_ - 1) +
+                                    "-letter matrix, GPU " + std::to_string(s.device) + " has " +
+                                    std::to_string(s.prop.sharedMemPerBlockOptin));
             const KernelFn kernel = multi ? k.multi : k.single;
             WARPDP_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
             WARPDP_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&s.blocks_per_sm[multi][c], kernel, k.threads, smem));
@@ -385,8 +391,7 @@ void CudaSwEngine::run_slot(Slot& s, std::span<const uint8_t> query) {
             s.boundary.reserve(grid * block_bytes);
             p.boundary = s.boundary.get();
         }
-        const size_t smem = static_cast<size_t>(sw_smem_words(alphabet_, k.G, k.threads)) * 4;
-        (multi ? k.multi : k.single)<<<grid, k.threads, smem, st>>>(p);
+        (multi ? k.multi : k.single)<<<grid, k.threads, smem_bytes(k, multi), st>>>(p);
         WARPDP_CUDA_CHECK_LAUNCH("gpu-sw kernel");
     };
 

@@ -32,22 +32,26 @@
 // H of the previous column, the running E and the row's query code in
 // registers; the two targets stream through the lanes one column a step, a
 // lane one column behind the lane above, whose last row's Ĥ (the next
-// step's diagonal) and F come by shuffle. Per pair of cells: an add of
-// -open, three add-max (X, Ĥ, F), one add-max with the 0 floor (Ê) and half
-// a three-way max for the running best: 5.5 integer-ALU
-// instructions, the DPX ones, plus one 32-bit shared-memory load that
-// returns both targets' scores and one multiply-add (FMA pipe) for its
-// address. The ALU pipe is the bound; everything else is kept off it.
+// step's diagonal) and F come by shuffle. Per pair of cells: three add-max
+// (X, Ĥ, F), one add-max with the 0 floor (Ê) and half a three-way max for
+// the running best, 4.5 DPX instructions on the integer ALU pipe; an add of
+// -open (a 16x2 add, which the FMA pipe executes); one 32-bit shared-memory
+// load that returns both targets' scores and one multiply-add (FMA pipe)
+// for its address. Everything else is kept off the ALU pipe, and out of
+// the step's basic block (see warp_quiet).
 //
 // The scores come from a profile of the two targets: per group a ring of
 // RS >= 2G columns x every query code, word = s(q, t0_j) | s(q, t1_j) << 16,
-// slot j mod RS of code q at q * RS + j mod RS. At each step the G lanes of
-// a group read G consecutive columns, so G consecutive slots: with RS a
-// multiple of 32 and the groups of a warp G banks apart, the 32 lanes of a
-// warp read 32 different banks whatever the codes (a table indexed by the
-// residues themselves would be read at random banks, several ways
-// conflicting). Every G steps each lane writes the profile of one column
-// G ahead, from the matrix in shared memory.
+// slot j mod RS of code q at q * RW + j mod RS (RW = sw_ring_stride(G), a
+// multiple of 32). At each step the G lanes of a group read G consecutive
+// columns, so G consecutive slots: with the groups of a warp G banks apart,
+// the 32 lanes of a warp read 32 different banks whatever the codes (a
+// table indexed by the residues themselves would be read at random banks,
+// several ways conflicting). Every G steps each lane writes the profile of
+// one column G ahead, from the matrix in shared memory. For G >= 16 the
+// first G slots are written twice, again after slot RS - 1, so that the
+// columns a lane reads in a chunk are consecutive words: its step's slot is
+// a multiply-add from the chunk's first (ring_slot), not a masked wrap.
 //
 // Boundaries by padding, not by tests. Columns before the start (lanes
 // still waiting for column 0) and after a target's end read the pad target
@@ -67,7 +71,7 @@
 // last lane writes its last
 // row's Ĥ and F of every column to the group's slot of global memory; lane
 // 0 reads them back as the top boundary one pass later, G columns at a time
-// (prefetched a chunk ahead, one column per lane, handed out by shuffles):
+// (prefetched a chunk ahead, one column per lane, staged in shared memory):
 // with targets padded to 3G columns in that case, every read follows its
 // write by more than a chunk, with a __syncwarp between. Kernels run a
 // persistent grid: each group takes the next pair (longest first) from a
@@ -112,16 +116,31 @@ struct SwQueued {
     __device__ uint32_t columns() const { return end - start; }
 };
 inline constexpr int kSwQueue = 4;  // entries a group
+static_assert(kSwQueue * sizeof(SwQueued) % 16 == 0, "the staged top boundary after the queues is 16-byte aligned");
 
 // Ring slots of a group's profile: a multiple of 32, at least 2G.
 __host__ __device__ constexpr int sw_ring_slots(int G) { return G <= 16 ? 32 : 2 * G; }
+// With G >= 16 a query code's ring is followed by 32 words that repeat its
+// first G slots, so that the G columns a lane reads in a chunk lie at
+// consecutive addresses: a step's slot is then one multiply-add from the
+// chunk's first, not a wrap masked on the integer ALU. (G = 8 would double
+// its rings and lose blocks; it masks.)
+__host__ __device__ constexpr bool sw_ring_mirrored(int G) { return G >= 16; }
+// Words between the rings of two query codes: a multiple of 32, so that the
+// lanes of a group read different banks whatever their codes.
+__host__ __device__ constexpr int sw_ring_stride(int G) { return sw_ring_slots(G) + (sw_ring_mirrored(G) ? 32 : 0); }
 // Words of shared memory a block needs: the matrix, then one ring a group,
-// each G banks after the last, then (8-byte aligned) one queue a group.
+// each G banks after the last, then (16-byte aligned) one queue a group,
+// then, for the several-pass kernel (top_bytes: the bytes of a boundary
+// column, else 0), G staged top-boundary columns a group and one zero column.
 __host__ __device__ constexpr int sw_ring_words(int alphabet, int G, int threads) {
-    return (alphabet * alphabet + (threads / G) * (alphabet * sw_ring_slots(G) + G) + 1) / 2 * 2;
+    return (alphabet * alphabet + (threads / G) * (alphabet * sw_ring_stride(G) + G) + 3) / 4 * 4;
 }
-__host__ __device__ constexpr int sw_smem_words(int alphabet, int G, int threads) {
-    return sw_ring_words(alphabet, G, threads) + (threads / G) * kSwQueue * static_cast<int>(sizeof(SwQueued) / 4);
+__host__ __device__ constexpr int sw_queue_words(int G, int threads) {
+    return (threads / G) * kSwQueue * static_cast<int>(sizeof(SwQueued) / 4);
+}
+__host__ __device__ constexpr int sw_smem_words(int alphabet, int G, int threads, int top_bytes) {
+    return sw_ring_words(alphabet, G, threads) + sw_queue_words(G, threads) + ((threads / G) * G + 1) * top_bytes / 4;
 }
 // Columns of a boundary slot the multi-pass form needs for targets of at
 // most `longest` residues.
@@ -162,6 +181,13 @@ struct SwCell16 {
         h = x.x;
         f = x.y;
     }
+    // The same at a shared-window address.
+    __device__ static void store_shared(uint32_t at, V h, V f) {
+        asm volatile("st.shared.v2.u32 [%0], {%1, %2};" ::"r"(at), "r"(h), "r"(f) : "memory");
+    }
+    __device__ static void load_shared(uint32_t at, V& h, V& f) {
+        asm volatile("ld.shared.v2.u32 {%0, %1}, [%2];" : "=r"(h), "=r"(f) : "r"(at));
+    }
 };
 
 // Two 32-bit alignments side by side: the exact recomputation.
@@ -201,6 +227,13 @@ struct SwCell32 {
         const int4 x = *static_cast<const int4*>(at);
         h = {x.x, x.y};
         f = {x.z, x.w};
+    }
+    __device__ static void store_shared(uint32_t at, V h, V f) {
+        asm volatile("st.shared.v4.s32 [%0], {%1, %2, %3, %4};" ::"r"(at), "r"(h.a), "r"(h.b), "r"(f.a), "r"(f.b)
+                     : "memory");
+    }
+    __device__ static void load_shared(uint32_t at, V& h, V& f) {
+        asm volatile("ld.shared.v4.s32 {%0, %1, %2, %3}, [%4];" : "=r"(h.a), "=r"(h.b), "=r"(f.a), "=r"(f.b) : "r"(at));
     }
 };
 
@@ -284,17 +317,18 @@ __device__ __forceinline__ typename C::V sw_cell(typename C::V d, typename C::V 
     return h;
 }
 
-// Lane t's query codes for pass `pass` as byte offsets in the ring (code * RS
-// * 4), plus `base`.
-template <int G, int R, int RS>
+// Lane t's query codes for pass `pass` as byte offsets in the ring (code *
+// sw_ring_stride(G) * 4), plus `base`.
+template <int G, int R>
 __device__ __forceinline__ void load_rows(const SwLaunchParams& p, uint32_t pass, int t, uint32_t base,
                                           uint32_t (&qoff)[R]) {
+    constexpr uint32_t RW = sw_ring_stride(G);
     const uint32_t first = pass * (G * R) + static_cast<uint32_t>(t) * R;
     const uint32_t pad = static_cast<uint32_t>(p.alphabet - 1);
 #pragma unroll
     for (int k = 0; k < R; ++k) {
         const uint32_t i = first + static_cast<uint32_t>(k);
-        qoff[k] = base + (i < p.query_len ? static_cast<uint32_t>(p.query[i]) : pad) * (RS * 4);
+        qoff[k] = base + (i < p.query_len ? static_cast<uint32_t>(p.query[i]) : pad) * (RW * 4);
         // Opaque to the optimiser, which would otherwise split sw_stream's
         // one multiply-add per score address into two.
         asm("" : "+r"(qoff[k]));
@@ -339,25 +373,54 @@ __device__ __forceinline__ void sw_rows(const uint32_t (&qoff)[R], uint32_t one,
 
 // Writes the profile of virtual column v to its ring slot: for every query
 // code q, s(q, c0) | s(q, c1) << 16 (the matrix mq is transposed, so a
-// column's scores are contiguous).
-template <int RS>
+// column's scores are contiguous); in a mirrored ring the first G slots
+// twice. The lanes of a warp fill G consecutive columns of one chunk, all
+// in the first G slots or none: the branch does not diverge.
+template <int G>
 __device__ __forceinline__ void fill_profile(const uint32_t* __restrict__ mq, uint32_t* __restrict__ ring, int alpha,
                                              uint32_t v, int c0, int c1) {
+    constexpr int RS = sw_ring_slots(G), RW = sw_ring_stride(G);
     const uint32_t* m0 = mq + c0 * alpha;
     const uint32_t* m1 = mq + c1 * alpha;
-    uint32_t* at = ring + (v & (RS - 1));
+    const uint32_t s = v & (RS - 1);
+    uint32_t* at = ring + s;
+    if (sw_ring_mirrored(G) && s < G) {
 #pragma unroll 5
-    for (int q = 0; q < alpha; ++q) at[q * RS] = m1[q] * 65536u + m0[q];
+        for (int q = 0; q < alpha; ++q) {
+            const uint32_t w = m1[q] * 65536u + m0[q];
+            at[q * RW] = w;
+            at[q * RW + RS] = w;
+        }
+    } else {
+#pragma unroll 5
+        for (int q = 0; q < alpha; ++q) at[q * RW] = m1[q] * 65536u + m0[q];
+    }
+}
+
+// The byte offset in the ring of the column lane t reads at step u of chunk
+// c: with a mirrored ring a multiply-add from the chunk's first (first4 =
+// ((c - t) mod RS) * 4, four = 4 at run time, so that it is an IMAD on the
+// FMA pipe), else the column's slot masked.
+template <int G>
+__device__ __forceinline__ uint32_t ring_slot(uint32_t c, int u, int t, uint32_t first4, uint32_t four) {
+    if constexpr (sw_ring_mirrored(G)) return static_cast<uint32_t>(u) * four + first4;
+    else return ((c + static_cast<uint32_t>(u) - static_cast<uint32_t>(t)) & (sw_ring_slots(G) - 1)) * 4;
 }
 
 // Whether a chunk may run the quiet copy of the step (sw_stream,
 // sw_passes): only if it is quiet for every group of the warp that runs
 // with this one. Groups that chose differently would run both copies one
 // after the other; the busy copy is right for a quiet chunk too, and costs
-// a few multiply-adds more.
+// a few multiply-adds more. A vote even for G = 32, where the group is the
+// warp: its result is warp-uniform to the compiler, so the quiet copy is a
+// convergent region, its shuffles need no divergence check (a branch
+// before each), and the unrolled steps form one basic block in which the
+// scheduler overlaps a step's score loads with the last step's chain. (The
+// warps of G < 32 may have lost a group that finished, so they vote over
+// the active lanes and keep the checks.)
 template <int G>
 __device__ __forceinline__ bool warp_quiet(bool quiet) {
-    if constexpr (G == 32) return quiet;
+    if constexpr (G == 32) return __all_sync(0xffffffffu, quiet);
     else return __all_sync(__activemask(), quiet);
 }
 
@@ -443,12 +506,11 @@ template <class C, int G, int R, int U>
 __device__ __forceinline__ void sw_stream(const SwLaunchParams& p, const uint32_t* __restrict__ mq,
                                           uint32_t* __restrict__ ring, SwQueued* queue) {
     using V = typename C::V;
-    constexpr int RS = sw_ring_slots(G);
-    constexpr uint32_t kNever = 0xffffffffu;
+    constexpr uint32_t RS = sw_ring_slots(G), kNever = 0xffffffffu;
     const unsigned mask = group_mask<G>();
     const int t = static_cast<int>(threadIdx.x) & (G - 1);
     const int alpha = p.alphabet, pad = alpha - 1;
-    const uint32_t one = p.one;
+    const uint32_t one = p.one, four = one << 2;
 
     SwPairQueue pq{queue};
     const auto refill = [&](uint32_t upto) { pq.refill<G>(p, mask, t, upto, 1, 2u * G); };
@@ -456,21 +518,22 @@ __device__ __forceinline__ void sw_stream(const SwLaunchParams& p, const uint32_
     if (pq.tail == 0) return;
 
     const auto codes = [&](uint32_t v, int& c0, int& c1) { pq.codes<false>(v, pad, c0, c1); };
-    const auto fill = [&](uint32_t v, int c0, int c1) { fill_profile<RS>(mq, ring, alpha, v, c0, c1); };
+    const auto fill = [&](uint32_t v, int c0, int c1) { fill_profile<G>(mq, ring, alpha, v, c0, c1); };
 
     uint32_t qoff[R];  // the rows' codes' places in the ring, shared-window addresses
     V hc[R], er[R];    // Ĥ and Ê of the rows
     const V neg = C::splat(C::kNeg), zero = C::splat(0);
     const V open = C::param(-p.gap_open, p.open_pair), ext = C::param(-p.gap_extend, p.extend_pair);
-    load_rows<G, R, RS>(p, 0, t, static_cast<uint32_t>(__cvta_generic_to_shared(ring)), qoff);
+    load_rows<G, R>(p, 0, t, static_cast<uint32_t>(__cvta_generic_to_shared(ring)), qoff);
     // Column -1: H = 0, so Ĥ = -open; E = -infinity, so Ê = 0.
+    const V h0 = open;  // Ĥ where H = 0
 #pragma unroll
-    for (int k = 0; k < R; ++k) hc[k] = open, er[k] = zero;
-    V f = neg, diag = open, left = open, best = open, best_prev = open;
+    for (int k = 0; k < R; ++k) hc[k] = h0, er[k] = zero;
+    V f = neg, diag = h0, left = h0, best = h0, best_prev = h0;
     // What lane 0 takes instead of the lane above's Ĥ and F: x * keep + fill
     // is x on other lanes, -open and kNeg on lane 0.
     const uint32_t keep = t == 0 ? 0u : one;
-    const V fill_h = t == 0 ? open : zero, fill_f = t == 0 ? neg : zero;
+    const V fill_h = t == 0 ? h0 : zero, fill_f = t == 0 ? neg : zero;
     // The lane's pair and the column it ends at; the group's oldest pair not
     // yet reduced and the step at which the last lane has left it.
     uint32_t lane_pair = 0, cross_at = pq[0].end;
@@ -487,6 +550,7 @@ __device__ __forceinline__ void sw_stream(const SwLaunchParams& p, const uint32_
         fill(c + static_cast<uint32_t>(t), next0, next1);
         codes(c + G + static_cast<uint32_t>(t), next0, next1);
         __syncwarp(mask);  // the profile is visible
+        const uint32_t first4 = ((c - static_cast<uint32_t>(t)) & (RS - 1)) * 4;
         // A chunk in which no lane reaches a pair's first column and no pair
         // is reduced (most chunks) runs a copy of the step without those
         // tests and without the two multiply-adds a row that restart a
@@ -505,7 +569,7 @@ __device__ __forceinline__ void sw_stream(const SwLaunchParams& p, const uint32_
                 if constexpr (decltype(busy)::value) {
                     const bool cross = v == cross_at;
                     kx = cross ? 0u : one;
-                    hx = cross ? open : zero;
+                    hx = cross ? h0 : zero;
                     d = C::mad(d, kx, hx);
                     best_prev = cross ? best : best_prev;
                     best = C::mad(best, kx, hx);
@@ -524,8 +588,8 @@ __device__ __forceinline__ void sw_stream(const SwLaunchParams& p, const uint32_
                         reduce_at = done < pq.tail ? pq[done].end + G - 1 : kNever;
                     }
                 }
-                sw_rows<C, R, decltype(busy)::value>(qoff, one, (v & (RS - 1)) * 4, d, hc, er, f, best, kx, hx, open,
-                                                     ext);
+                sw_rows<C, R, decltype(busy)::value>(qoff, one, ring_slot<G>(c, u, t, first4, four), d, hc, er, f,
+                                                     best, kx, hx, open, ext);
                 // Hand on downwards: diag for the next column is the H above of
                 // this one (received a step ago), F the lane above's of the next.
                 diag = left;
@@ -546,24 +610,30 @@ __device__ __forceinline__ void sw_stream(const SwLaunchParams& p, const uint32_
 // a segment). The last lane writes its last row's Ĥ and F of every column
 // of a pass but the last to the group's slot of global memory; lane 0 reads
 // them back as the next pass's top boundary, G columns at a time
-// (prefetched a chunk ahead, one column per lane, handed out by shuffles):
-// with nn >= 3G every read follows its write by more than a chunk, with a
-// __syncwarp between, and the next write of a column follows its read. A
+// (prefetched a chunk ahead, one column per lane, staged in shared memory
+// at `stage`, where lane 0 reads one a step and the other lanes read the
+// zero column at `zero_column`, so that taking it is a multiply-add, as in
+// sw_stream, not a select on the integer ALU): with nn >= 3G every read
+// follows its write by more than a chunk, with a __syncwarp between, and
+// the next write of a column follows its read. A
 // pair's best is reduced G - 1 steps after its last pass ends. A group
 // takes no new pairs once its virtual columns reach 2^31 (the host bounds a
 // pair's P * nn below that) and returns true: the caller starts afresh.
 template <class C, int G, int R, int U>
 __device__ __forceinline__ bool sw_passes(const SwLaunchParams& p, const uint32_t* __restrict__ mq,
-                                          uint32_t* __restrict__ ring, SwQueued* queue, uint8_t* slot) {
+                                          uint32_t* __restrict__ ring, SwQueued* queue, uint8_t* slot,
+                                          uint32_t stage, uint32_t zero_column) {
     using V = typename C::V;
-    constexpr int RS = sw_ring_slots(G);
+    constexpr uint32_t RS = sw_ring_slots(G), BB = C::kBoundaryBytes;
     constexpr uint32_t W = G * R, kNever = 0xffffffffu, kLimit = 1u << 31;
     const unsigned mask = group_mask<G>();
     const int t = static_cast<int>(threadIdx.x) & (G - 1);
     const int alpha = p.alphabet, pad = alpha - 1;
     const uint32_t passes = (p.query_len + W - 1) / W;
+    const uint32_t one = p.one, four = one << 2;
     const V neg = C::splat(C::kNeg), zero = C::splat(0);
     const V open = C::param(-p.gap_open, p.open_pair), ext = C::param(-p.gap_extend, p.extend_pair);
+    const V h0 = open;  // Ĥ where H = 0
 
     SwPairQueue pq{queue};
     const auto refill = [&](uint32_t upto) { pq.refill<G>(p, mask, t, min(upto, kLimit), passes, 3u * G); };
@@ -571,11 +641,11 @@ __device__ __forceinline__ bool sw_passes(const SwLaunchParams& p, const uint32_
     if (pq.tail == 0) return pq.more;
 
     const auto codes = [&](uint32_t v, int& c0, int& c1) { pq.codes<true>(v, pad, c0, c1); };
-    const auto fill = [&](uint32_t v, int c0, int c1) { fill_profile<RS>(mq, ring, alpha, v, c0, c1); };
+    const auto fill = [&](uint32_t v, int c0, int c1) { fill_profile<G>(mq, ring, alpha, v, c0, c1); };
     // Lane 0's top boundary of virtual column v: Ĥ of the row above and F
     // entering the pass's first row (a first pass: H = 0 above, no F).
     const auto top = [&](uint32_t v, V& h, V& f) {
-        h = open;
+        h = h0;
         f = neg;
         if (v >= pq.tail_end) return;
         const SwQueued& e = pq.holding(v);
@@ -586,10 +656,14 @@ __device__ __forceinline__ bool sw_passes(const SwLaunchParams& p, const uint32_
     uint32_t qoff[R];
     V hc[R], er[R];  // Ĥ and Ê of the rows
     const uint32_t ring_base = static_cast<uint32_t>(__cvta_generic_to_shared(ring));
-    load_rows<G, R, RS>(p, 0, t, ring_base, qoff);
+    load_rows<G, R>(p, 0, t, ring_base, qoff);
 #pragma unroll
-    for (int k = 0; k < R; ++k) hc[k] = open, er[k] = zero;
-    V f = neg, diag = open, left = open, best = open, best_prev = open;
+    for (int k = 0; k < R; ++k) hc[k] = h0, er[k] = zero;
+    V f = neg, diag = h0, left = h0, best = h0, best_prev = h0;
+    // Lane 0 reads staged column u at top_at + u * top_step, the others the
+    // zero column; x * keep + top is then x on other lanes, the top on lane 0.
+    const uint32_t keep = t == 0 ? 0u : one;
+    const uint32_t top_at = t == 0 ? stage : zero_column, top_step = t == 0 ? BB * one : 0u;
     // The lane's segment: pair, pass, first column, the column it ends at.
     uint32_t lane_pair = 0, lane_pass = 0, seg_start = 0, cross_at = pq[0].end;
     // The group's oldest segment end not every lane has crossed, and its
@@ -608,10 +682,17 @@ __device__ __forceinline__ bool sw_passes(const SwLaunchParams& p, const uint32_
         refill(c + 2 * G);
         fill(c + static_cast<uint32_t>(t), next0, next1);
         codes(c + G + static_cast<uint32_t>(t), next0, next1);
-        // Lane 0 needs, after step c + u, the top of column c + u + 1.
-        const V bh = bh_next, bf = bf_next;
+        // Lane 0 needs, after step c + u, the top of column c + u + 1: lane
+        // t stages column c + 1 + t.
+        C::store_shared(stage + static_cast<uint32_t>(t) * BB, bh_next, bf_next);
         top(c + G + 1 + static_cast<uint32_t>(t), bh_next, bf_next);
-        __syncwarp(mask);  // the profile and the boundary writes of earlier chunks are visible
+        __syncwarp(mask);  // the profile, the staged top and the boundary writes of earlier chunks are visible
+        const uint32_t first4 = ((c - static_cast<uint32_t>(t)) & (RS - 1)) * 4;
+        // Quiet chunks: no lane crosses a segment's end, so the last lane's
+        // column in its pass goes up by one a step from the chunk's first.
+        // (Chunk 0, where it starts before column 0, is never quiet.)
+        const bool store_quiet = t == G - 1 && lane_pass + 1 < passes;
+        uint8_t* const store_at = slot + static_cast<size_t>(c - static_cast<uint32_t>(t) - seg_start) * BB;
         // Chunks in which no lane reaches a segment's first column and no
         // pair is reduced run the step without those tests (sw_stream).
         const auto chunk = [&](auto busy) {
@@ -624,7 +705,7 @@ __device__ __forceinline__ bool sw_passes(const SwLaunchParams& p, const uint32_
                 if constexpr (decltype(busy)::value) {
                     const bool cross = v == cross_at;
                     kx = cross ? 0u : 1u;
-                    hx = cross ? open : zero;
+                    hx = cross ? h0 : zero;
                     d = C::mad(d, kx, hx);
                     if (cross) {
                         seg_start = v;
@@ -632,7 +713,7 @@ __device__ __forceinline__ bool sw_passes(const SwLaunchParams& p, const uint32_
                             lane_pass = 0;
                             ++lane_pair;
                             best_prev = best;
-                            best = open;
+                            best = h0;
                         }
                         if (lane_pair < pq.tail) {
                             cross_at = v + pq[lane_pair].columns();
@@ -640,7 +721,7 @@ __device__ __forceinline__ bool sw_passes(const SwLaunchParams& p, const uint32_
                             cross_at = kNever;
                             lane_pass = passes - 1;
                         }
-                        load_rows<G, R, RS>(p, lane_pass, t, ring_base, qoff);
+                        load_rows<G, R>(p, lane_pass, t, ring_base, qoff);
                     }
                     if (step == ev_end + G - 1) {  // every lane has left segment (ev_pair, ev_pass)
                         if (++ev_pass == passes) {
@@ -658,21 +739,26 @@ __device__ __forceinline__ bool sw_passes(const SwLaunchParams& p, const uint32_
                 }
                 // A plain address add here: the multiply-add by p.one measured
                 // slower in this kernel, whose registers are at their cap.
-                sw_rows<C, R, decltype(busy)::value>(qoff, 1, (v & (RS - 1)) * 4, d, hc, er, f, best, kx, hx, open, ext);
+                sw_rows<C, R, decltype(busy)::value>(qoff, 1, ring_slot<G>(c, u, t, first4, four), d, hc, er, f, best,
+                                                     kx, hx, open, ext);
                 // Hand on downwards: diag for the next column is the Ĥ above
                 // of this one (received a step ago), F the lane above's of the
                 // next; lane 0 takes the top boundary.
                 diag = left;
-                const uint32_t j = v - seg_start;  // column within the pass
-                if (t == G - 1 && lane_pass + 1 < passes && j < cross_at - seg_start)
-                    C::store(slot + static_cast<size_t>(j) * C::kBoundaryBytes, hc[R - 1], f);
-                left = C::shfl_up(mask, hc[R - 1], G);
-                f = C::shfl_up(mask, f, G);
-                const V th = C::shfl(mask, bh, u, G), tf = C::shfl(mask, bf, u, G);
-                if (t == 0) left = th, f = tf;
+                if constexpr (decltype(busy)::value) {
+                    const uint32_t j = v - seg_start;  // column within the pass
+                    if (t == G - 1 && lane_pass + 1 < passes && j < cross_at - seg_start)
+                        C::store(slot + static_cast<size_t>(j) * BB, hc[R - 1], f);
+                } else if (store_quiet) {
+                    C::store(store_at + static_cast<size_t>(u) * BB, hc[R - 1], f);
+                }
+                V th, tf;
+                C::load_shared(static_cast<uint32_t>(u) * top_step + top_at, th, tf);
+                left = C::mad(C::shfl_up(mask, hc[R - 1], G), keep, th);
+                f = C::mad(C::shfl_up(mask, f, G), keep, tf);
             }
         };
-        if (warp_quiet<G>(ev_end > c + G - 1)) chunk(std::false_type{});
+        if (warp_quiet<G>(c != 0 && ev_end > c + G - 1)) chunk(std::false_type{});
         else chunk(std::true_type{});
     }
 }
@@ -687,21 +773,27 @@ __device__ __forceinline__ bool sw_passes(const SwLaunchParams& p, const uint32_
 // the unroll of the step loop.
 template <class C, int G, int R, int Threads, int MinBlocks, bool Multi, int U>
 __global__ void __launch_bounds__(Threads, MinBlocks) sw_kernel(SwLaunchParams p) {
-    constexpr int RS = sw_ring_slots(G);
     extern __shared__ __align__(16) uint32_t smem[];
     const int alpha = p.alphabet;
     for (int k = threadIdx.x; k < alpha * alpha; k += Threads) smem[k] = p.matrix[k];
-    __syncthreads();
     const int group = static_cast<int>(threadIdx.x) / G;
-    uint32_t* ring = smem + alpha * alpha + group * (alpha * RS + G);
+    uint32_t* ring = smem + alpha * alpha + group * (alpha * sw_ring_stride(G) + G);
     const uint32_t slot_index = blockIdx.x * (Threads / G) + static_cast<uint32_t>(group);
     uint8_t* slot = p.boundary ? p.boundary + static_cast<size_t>(slot_index) * p.boundary_columns * C::kBoundaryBytes
                                : nullptr;
     SwQueued* queue = reinterpret_cast<SwQueued*>(smem + sw_ring_words(alpha, G, Threads)) + group * kSwQueue;
     if constexpr (!Multi) {
+        __syncthreads();
         sw_detail::sw_stream<C, G, R, U>(p, smem, ring, queue);
     } else {
-        while (sw_detail::sw_passes<C, G, R, U>(p, smem, ring, queue, slot)) {
+        // The staged top boundary: G columns a group, then one zero column.
+        uint32_t* tops = smem + sw_ring_words(alpha, G, Threads) + sw_queue_words(G, Threads);
+        uint32_t* zero = tops + Threads * C::kBoundaryBytes / 4;
+        if (threadIdx.x < C::kBoundaryBytes / 4) zero[threadIdx.x] = 0;
+        __syncthreads();
+        const uint32_t stage = static_cast<uint32_t>(__cvta_generic_to_shared(tops + group * G * C::kBoundaryBytes / 4));
+        const uint32_t zero_column = static_cast<uint32_t>(__cvta_generic_to_shared(zero));
+        while (sw_detail::sw_passes<C, G, R, U>(p, smem, ring, queue, slot, stage, zero_column)) {
         }
     }
 }
