@@ -526,14 +526,13 @@ __device__ __forceinline__ void sw_stream(const SwLaunchParams& p, const uint32_
     const V open = C::param(-p.gap_open, p.open_pair), ext = C::param(-p.gap_extend, p.extend_pair);
     load_rows<G, R>(p, 0, t, static_cast<uint32_t>(__cvta_generic_to_shared(ring)), qoff);
     // Column -1: H = 0, so Ĥ = -open; E = -infinity, so Ê = 0.
-    const V h0 = open;  // Ĥ where H = 0
 #pragma unroll
-    for (int k = 0; k < R; ++k) hc[k] = h0, er[k] = zero;
-    V f = neg, diag = h0, left = h0, best = h0, best_prev = h0;
+    for (int k = 0; k < R; ++k) hc[k] = open, er[k] = zero;
+    V f = neg, diag = open, left = open, best = open, best_prev = open;
     // What lane 0 takes instead of the lane above's Ĥ and F: x * keep + fill
     // is x on other lanes, -open and kNeg on lane 0.
     const uint32_t keep = t == 0 ? 0u : one;
-    const V fill_h = t == 0 ? h0 : zero, fill_f = t == 0 ? neg : zero;
+    const V fill_h = t == 0 ? open : zero, fill_f = t == 0 ? neg : zero;
     // The lane's pair and the column it ends at; the group's oldest pair not
     // yet reduced and the step at which the last lane has left it.
     uint32_t lane_pair = 0, cross_at = pq[0].end;
@@ -569,7 +568,7 @@ __device__ __forceinline__ void sw_stream(const SwLaunchParams& p, const uint32_
                 if constexpr (decltype(busy)::value) {
                     const bool cross = v == cross_at;
                     kx = cross ? 0u : one;
-                    hx = cross ? h0 : zero;
+                    hx = cross ? open : zero;
                     d = C::mad(d, kx, hx);
                     best_prev = cross ? best : best_prev;
                     best = C::mad(best, kx, hx);
@@ -633,7 +632,6 @@ __device__ __forceinline__ bool sw_passes(const SwLaunchParams& p, const uint32_
     const uint32_t one = p.one, four = one << 2;
     const V neg = C::splat(C::kNeg), zero = C::splat(0);
     const V open = C::param(-p.gap_open, p.open_pair), ext = C::param(-p.gap_extend, p.extend_pair);
-    const V h0 = open;  // Ĥ where H = 0
 
     SwPairQueue pq{queue};
     const auto refill = [&](uint32_t upto) { pq.refill<G>(p, mask, t, min(upto, kLimit), passes, 3u * G); };
@@ -645,7 +643,7 @@ __device__ __forceinline__ bool sw_passes(const SwLaunchParams& p, const uint32_
     // Lane 0's top boundary of virtual column v: Ĥ of the row above and F
     // entering the pass's first row (a first pass: H = 0 above, no F).
     const auto top = [&](uint32_t v, V& h, V& f) {
-        h = h0;
+        h = open;
         f = neg;
         if (v >= pq.tail_end) return;
         const SwQueued& e = pq.holding(v);
@@ -658,8 +656,8 @@ __device__ __forceinline__ bool sw_passes(const SwLaunchParams& p, const uint32_
     const uint32_t ring_base = static_cast<uint32_t>(__cvta_generic_to_shared(ring));
     load_rows<G, R>(p, 0, t, ring_base, qoff);
 #pragma unroll
-    for (int k = 0; k < R; ++k) hc[k] = h0, er[k] = zero;
-    V f = neg, diag = h0, left = h0, best = h0, best_prev = h0;
+    for (int k = 0; k < R; ++k) hc[k] = open, er[k] = zero;
+    V f = neg, diag = open, left = open, best = open, best_prev = open;
     // Lane 0 reads staged column u at top_at + u * top_step, the others the
     // zero column; x * keep + top is then x on other lanes, the top on lane 0.
     const uint32_t keep = t == 0 ? 0u : one;
@@ -705,7 +703,7 @@ __device__ __forceinline__ bool sw_passes(const SwLaunchParams& p, const uint32_
                 if constexpr (decltype(busy)::value) {
                     const bool cross = v == cross_at;
                     kx = cross ? 0u : 1u;
-                    hx = cross ? h0 : zero;
+                    hx = cross ? open : zero;
                     d = C::mad(d, kx, hx);
                     if (cross) {
                         seg_start = v;
@@ -713,7 +711,7 @@ __device__ __forceinline__ bool sw_passes(const SwLaunchParams& p, const uint32_
                             lane_pass = 0;
                             ++lane_pair;
                             best_prev = best;
-                            best = h0;
+                            best = open;
                         }
                         if (lane_pair < pq.tail) {
                             cross_at = v + pq[lane_pair].columns();
