@@ -51,8 +51,8 @@ struct SwConfig {
     uint32_t rows() const { return static_cast<uint32_t>(G * R); }
 };
 
-// Built with WARPDP_SW_UNROLL=2 or 4, every kernel takes that unroll instead
-// of its own: how a sweep measures both (docs/sw.md, section 6).
+// Built with WARPDP_SW_UNROLL=U, every kernel takes unroll U instead of its
+// own: how a sweep measures each unroll (docs/sw.md, section 6).
 #ifdef WARPDP_SW_UNROLL
 #define WARPDP_SW_U(u) WARPDP_SW_UNROLL
 #else
@@ -67,64 +67,75 @@ struct SwConfig {
 
 // The one table of kernel configurations: lanes per pair G, query rows per
 // lane R, blocks per multiprocessor the registers are capped for B (4: at
-// most 128 registers, up to R = 24; 3 beyond), the unroll of the step loop
-// of the one-pass and the several-pass kernel (2 or 4 steps, whichever the
-// sweep found faster: the compiler's schedule, not the arithmetic, differs),
-// then the two rates that `bench_sw_gpu 1000000 1 0 sweep 3` measured for
-// it on an H100 (whole score() calls over 10^6 targets; docs/sw.md says how
-// to refresh them). Every G with R in steps of 2, and every R for G = 32, so
-// that some shape pads a query by at most 32 rows a pass from 320 rows on.
-// The last entry recomputes the targets whose 16-bit best may have
-// overflowed.
+// most 128 registers, which R > 24 would spill; 3: at most 168), the unroll
+// of the step loop of the one-pass and the several-pass kernel, then the
+// two rates that `bench_sw_gpu 1000000 1 0 sweep 3` measured for it on an
+// H100 (whole score() calls over 10^6 targets). The cap and the unrolls are
+// what the sweeps found faster: the compiler's schedule, not the
+// arithmetic, differs between them. A shape appears under both caps where
+// each was faster at one of its two kernels, and choose_config takes
+// whichever is. scripts/sw-table.py writes these entries from the sweeps
+// (docs/sw.md, section 6). Every G with R in steps of 2, and every R for
+// G = 32, so that some shape pads a query by at most 32 rows a pass from
+// 320 rows on. The last entry recomputes the targets whose 16-bit best may
+// have overflowed.
 const SwConfig kConfigs[] = {
-    WARPDP_SW16(8, 8, 4, 2, 4, 3110, 2791),
-    WARPDP_SW16(8, 10, 4, 4, 4, 3525, 3177),
-    WARPDP_SW16(8, 12, 4, 4, 4, 3893, 3478),
-    WARPDP_SW16(8, 14, 4, 4, 4, 4098, 3673),
-    WARPDP_SW16(8, 16, 4, 4, 4, 4055, 3922),
-    WARPDP_SW16(8, 18, 4, 4, 4, 4253, 3958),
-    WARPDP_SW16(8, 20, 4, 4, 4, 4298, 4085),
-    WARPDP_SW16(8, 22, 4, 2, 2, 4297, 4147),
-    WARPDP_SW16(8, 24, 4, 4, 4, 4666, 4191),
-    WARPDP_SW16(8, 26, 3, 4, 2, 4566, 4566),
-    WARPDP_SW16(8, 28, 3, 4, 2, 4580, 4608),
-    WARPDP_SW16(8, 30, 3, 4, 2, 4631, 4562),
-    WARPDP_SW16(8, 32, 3, 4, 2, 4743, 4731),
-    WARPDP_SW16(16, 10, 4, 4, 4, 4218, 4206),
-    WARPDP_SW16(16, 12, 4, 4, 4, 4506, 4460),
-    WARPDP_SW16(16, 14, 4, 4, 4, 4707, 4632),
-    WARPDP_SW16(16, 16, 4, 4, 4, 4730, 4735),
-    WARPDP_SW16(16, 18, 4, 4, 2, 4820, 4658),
-    WARPDP_SW16(16, 20, 4, 4, 2, 4924, 4624),
-    WARPDP_SW16(16, 22, 4, 4, 2, 4984, 4623),
-    WARPDP_SW16(16, 24, 4, 4, 2, 4978, 4598),
-    WARPDP_SW16(16, 26, 3, 4, 2, 4865, 4717),
-    WARPDP_SW16(16, 28, 3, 4, 2, 4920, 4948),
-    WARPDP_SW16(16, 30, 3, 4, 2, 4941, 4868),
-    WARPDP_SW16(16, 32, 3, 2, 2, 4989, 4951),
-    WARPDP_SW16(32, 10, 4, 2, 4, 4738, 4700),
-    WARPDP_SW16(32, 11, 4, 4, 4, 4816, 4449),
-    WARPDP_SW16(32, 12, 4, 4, 4, 5002, 4715),
-    WARPDP_SW16(32, 13, 4, 2, 4, 4935, 4670),
-    WARPDP_SW16(32, 14, 4, 4, 4, 5281, 4877),
-    WARPDP_SW16(32, 15, 4, 2, 2, 4972, 4568),
-    WARPDP_SW16(32, 16, 4, 4, 4, 4996, 4956),
-    WARPDP_SW16(32, 17, 4, 4, 2, 5277, 4711),
-    WARPDP_SW16(32, 18, 4, 4, 2, 5308, 4791),
-    WARPDP_SW16(32, 19, 4, 4, 2, 5309, 4668),
-    WARPDP_SW16(32, 20, 4, 4, 2, 5319, 4970),
-    WARPDP_SW16(32, 21, 4, 4, 2, 5286, 4861),
-    WARPDP_SW16(32, 22, 4, 4, 2, 5392, 4984),
-    WARPDP_SW16(32, 23, 4, 4, 2, 5315, 4920),
-    WARPDP_SW16(32, 24, 4, 2, 2, 5315, 4947),
-    WARPDP_SW16(32, 25, 3, 2, 2, 5336, 4752),
-    WARPDP_SW16(32, 26, 3, 2, 2, 5291, 4968),
-    WARPDP_SW16(32, 27, 3, 4, 2, 5168, 4830),
-    WARPDP_SW16(32, 28, 3, 2, 2, 5375, 5111),
-    WARPDP_SW16(32, 29, 3, 2, 2, 5468, 4869),
-    WARPDP_SW16(32, 30, 3, 2, 2, 5329, 4947),
-    WARPDP_SW16(32, 31, 3, 2, 2, 5352, 4757),
-    WARPDP_SW16(32, 32, 3, 2, 2, 5433, 5119),
+    WARPDP_SW16(8, 8, 4, 4, 4, 3200, 2737),
+    WARPDP_SW16(8, 10, 3, 2, 4, 3466, 3191),
+    WARPDP_SW16(8, 12, 4, 4, 4, 3854, 3512),
+    WARPDP_SW16(8, 12, 3, 4, 4, 3893, 3477),
+    WARPDP_SW16(8, 14, 3, 4, 4, 4112, 3743),
+    WARPDP_SW16(8, 16, 3, 4, 4, 4245, 3986),
+    WARPDP_SW16(8, 18, 4, 4, 4, 4181, 4095),
+    WARPDP_SW16(8, 18, 3, 4, 4, 4243, 3996),
+    WARPDP_SW16(8, 20, 4, 4, 4, 4311, 4127),
+    WARPDP_SW16(8, 20, 3, 2, 4, 4205, 4256),
+    WARPDP_SW16(8, 22, 4, 4, 4, 4483, 4326),
+    WARPDP_SW16(8, 24, 4, 4, 4, 4550, 4261),
+    WARPDP_SW16(8, 24, 3, 2, 4, 4379, 4489),
+    WARPDP_SW16(8, 26, 3, 4, 4, 4496, 4500),
+    WARPDP_SW16(8, 28, 3, 4, 4, 4498, 4693),
+    WARPDP_SW16(8, 30, 3, 4, 4, 4603, 4661),
+    WARPDP_SW16(8, 32, 3, 4, 4, 4728, 4700),
+    WARPDP_SW16(16, 10, 4, 4, 4, 4163, 4234),
+    WARPDP_SW16(16, 12, 4, 4, 4, 4401, 4489),
+    WARPDP_SW16(16, 14, 3, 4, 4, 4686, 4717),
+    WARPDP_SW16(16, 16, 4, 4, 4, 4646, 4790),
+    WARPDP_SW16(16, 16, 3, 4, 2, 4719, 4668),
+    WARPDP_SW16(16, 18, 3, 4, 4, 4846, 4816),
+    WARPDP_SW16(16, 20, 4, 4, 4, 4815, 4711),
+    WARPDP_SW16(16, 20, 3, 4, 2, 4660, 4849),
+    WARPDP_SW16(16, 22, 4, 4, 4, 4930, 4959),
+    WARPDP_SW16(16, 24, 4, 4, 4, 4941, 4910),
+    WARPDP_SW16(16, 26, 3, 4, 2, 4896, 4853),
+    WARPDP_SW16(16, 28, 3, 4, 2, 4896, 4919),
+    WARPDP_SW16(16, 30, 3, 4, 2, 4804, 4909),
+    WARPDP_SW16(16, 32, 3, 2, 2, 4974, 4764),
+    WARPDP_SW16(32, 10, 3, 4, 4, 4692, 4799),
+    WARPDP_SW16(32, 11, 3, 4, 4, 4736, 4784),
+    WARPDP_SW16(32, 12, 3, 4, 4, 4885, 5033),
+    WARPDP_SW16(32, 13, 4, 2, 4, 5023, 4979),
+    WARPDP_SW16(32, 13, 3, 2, 4, 4970, 5118),
+    WARPDP_SW16(32, 14, 3, 4, 4, 5138, 5134),
+    WARPDP_SW16(32, 15, 4, 2, 4, 5011, 5056),
+    WARPDP_SW16(32, 16, 3, 4, 4, 5087, 5261),
+    WARPDP_SW16(32, 17, 4, 4, 4, 5191, 5058),
+    WARPDP_SW16(32, 18, 4, 2, 4, 5305, 5090),
+    WARPDP_SW16(32, 19, 4, 4, 4, 5283, 5092),
+    WARPDP_SW16(32, 19, 3, 2, 4, 5080, 5175),
+    WARPDP_SW16(32, 20, 4, 4, 2, 5311, 5076),
+    WARPDP_SW16(32, 21, 3, 4, 2, 5295, 5076),
+    WARPDP_SW16(32, 22, 4, 4, 4, 5281, 5098),
+    WARPDP_SW16(32, 23, 4, 4, 2, 5340, 5056),
+    WARPDP_SW16(32, 24, 4, 2, 2, 5366, 5164),
+    WARPDP_SW16(32, 25, 3, 2, 2, 5396, 4983),
+    WARPDP_SW16(32, 26, 3, 2, 2, 5282, 5054),
+    WARPDP_SW16(32, 27, 3, 2, 2, 5329, 5209),
+    WARPDP_SW16(32, 28, 3, 2, 2, 5266, 5291),
+    WARPDP_SW16(32, 29, 3, 2, 2, 5355, 5280),
+    WARPDP_SW16(32, 30, 3, 2, 2, 5370, 4968),
+    WARPDP_SW16(32, 31, 3, 2, 2, 5236, 5071),
+    WARPDP_SW16(32, 32, 3, 2, 2, 5403, 4925),
     {"s32_g32_r16", true, 32, 16, 128, sw_kernel<SwCell32, 32, 16, 128, 1, false, 2>,
      sw_kernel<SwCell32, 32, 16, 128, 1, true, 2>, 1, 1},
 };
@@ -174,7 +185,8 @@ struct Slot {
     DeviceBuffer<uint32_t> length, pair, overflow, counters;  // counters: overflow count, two pair counters
     DeviceBuffer<int32_t> score;
     DeviceBuffer<uint32_t> matrix;
-    DeviceBuffer<uint8_t> query, boundary;
+    DeviceBuffer<uint32_t> query_rows;  // sw_query_rows of the configuration launched
+    DeviceBuffer<uint8_t> boundary;
     PinnedBuffer<int32_t> score_host;
     PinnedBuffer<uint32_t> count_host;
     uint64_t recomputed = 0;
@@ -340,8 +352,6 @@ void CudaSwEngine::run_slot(Slot& s, std::span<const uint8_t> query) {
     const uint32_t m = static_cast<uint32_t>(query.size());
     cudaStream_t st = s.stream->get();
 
-    s.query.reserve(query.size());
-    WARPDP_CUDA_CHECK(cudaMemcpyAsync(s.query.get(), query.data(), query.size(), cudaMemcpyHostToDevice, st));
     WARPDP_CUDA_CHECK(cudaMemsetAsync(s.counters.get(), 0, 4 * sizeof(uint32_t), st));
     WARPDP_CUDA_CHECK(cudaMemsetAsync(s.score.get(), 0, n * sizeof(int32_t), st));  // empty targets score 0
     WARPDP_CUDA_CHECK(cudaMemsetAsync(s.overflow.get(), 0xff, s.overflow.size() * sizeof(uint32_t), st));
@@ -350,7 +360,6 @@ void CudaSwEngine::run_slot(Slot& s, std::span<const uint8_t> query) {
     base.residues = s.residues.get();
     base.offset = s.offset.get();
     base.length = s.length.get();
-    base.query = s.query.get();
     base.query_len = m;
     base.matrix = s.matrix.get();
     base.alphabet = alphabet_;
@@ -366,7 +375,13 @@ void CudaSwEngine::run_slot(Slot& s, std::span<const uint8_t> query) {
     // when a multi-pass launch's boundary slots would not fit.
     const auto launch = [&](int c, const uint32_t* pair, uint32_t groups, uint32_t* counter) {
         const SwConfig& k = kConfigs[c];
+        // The query's rows as this configuration's lanes load them; the
+        // copy follows any earlier launch on the stream.
+        const std::vector<uint32_t> rows = sw_query_rows(query.data(), m, k.G, k.R, alphabet_ - 1);
+        s.query_rows.reserve(rows.size());
+        WARPDP_CUDA_CHECK(cudaMemcpyAsync(s.query_rows.get(), rows.data(), rows.size() * 4, cudaMemcpyHostToDevice, st));
         SwLaunchParams p = base;
+        p.query_rows = s.query_rows.get();
         p.pair = pair;
         p.groups = groups;
         p.overflow_at = k.wide ? INT_MAX : overflow_at_;

@@ -94,6 +94,7 @@
 
 #include <cstdint>
 #include <type_traits>
+#include <vector>
 
 namespace warpdp::cuda {
 
@@ -141,6 +142,21 @@ __host__ __device__ constexpr int sw_queue_words(int G, int threads) {
 }
 __host__ __device__ constexpr int sw_smem_words(int alphabet, int G, int threads, int top_bytes) {
     return sw_ring_words(alphabet, G, threads) + sw_queue_words(G, threads) + ((threads / G) * G + 1) * top_bytes / 4;
+}
+// Words a lane's rows of one pass take in SwLaunchParams::query_rows: R
+// rounded up to 4, so that each lane's rows start 16-byte aligned.
+__host__ __device__ constexpr int sw_rows_stride(int R) { return (R + 3) / 4 * 4; }
+// Lays the query's codes (m of them; pad past the end) out as the kernels of
+// G lanes and R rows a lane load them: passes * G * sw_rows_stride(R) words.
+inline std::vector<uint32_t> sw_query_rows(const uint8_t* query, uint32_t m, int G, int R, int pad) {
+    const uint32_t W = static_cast<uint32_t>(G * R), passes = (m + W - 1) / W;
+    const uint32_t R4 = static_cast<uint32_t>(sw_rows_stride(R)), RW4 = static_cast<uint32_t>(sw_ring_stride(G) * 4);
+    std::vector<uint32_t> rows(static_cast<size_t>(passes) * G * R4, static_cast<uint32_t>(pad) * RW4);
+    for (uint32_t i = 0; i < m; ++i) {
+        const uint32_t pass = i / W, t = i % W / R, k = i % R;
+        rows[(static_cast<size_t>(pass) * G + t) * R4 + k] = static_cast<uint32_t>(query[i]) * RW4;
+    }
+    return rows;
 }
 // Columns of a boundary slot the multi-pass form needs for targets of at
 // most `longest` residues.
@@ -246,7 +262,9 @@ struct SwLaunchParams {
     // pair[2g + 1] (kSwNoTarget: none).
     const uint32_t* pair = nullptr;
     uint32_t groups = 0;
-    const uint8_t* query = nullptr;  // codes
+    // The query's rows as each lane loads them (sw_query_rows): per pass p and
+    // lane t, the R rows' byte offsets in a ring, at (p * G + t) * R4 words.
+    const uint32_t* query_rows = nullptr;
     uint32_t query_len = 0;
     // alphabet x alphabet entries s(q, c) at c * alphabet + q as uint16 (the
     // transpose: a column's scores for every query code are contiguous);
@@ -317,18 +335,25 @@ __device__ __forceinline__ typename C::V sw_cell(typename C::V d, typename C::V 
     return h;
 }
 
-// Lane t's query codes for pass `pass` as byte offsets in the ring (code *
-// sw_ring_stride(G) * 4), plus `base`.
+// Lane t's rows of pass `pass` as byte offsets in a ring (code *
+// sw_ring_stride(G) * 4; the ring's own address comes with the step's
+// slot): R / 4 vector loads of what the host laid out (sw_query_rows), so
+// that a lane entering a new pass in sw_passes, alone in a divergent
+// branch, issues a few instructions rather than four a row.
 template <int G, int R>
-__device__ __forceinline__ void load_rows(const SwLaunchParams& p, uint32_t pass, int t, uint32_t base,
-                                          uint32_t (&qoff)[R]) {
-    constexpr uint32_t RW = sw_ring_stride(G);
-    const uint32_t first = pass * (G * R) + static_cast<uint32_t>(t) * R;
-    const uint32_t pad = static_cast<uint32_t>(p.alphabet - 1);
+__device__ __forceinline__ void load_rows(const SwLaunchParams& p, uint32_t pass, int t, uint32_t (&qoff)[R]) {
+    constexpr int R4 = sw_rows_stride(R);
+    const uint4* at = reinterpret_cast<const uint4*>(p.query_rows + (pass * G + static_cast<uint32_t>(t)) * R4);
+#pragma unroll
+    for (int j = 0; j < R4 / 4; ++j) {
+        const uint4 w = __ldg(at + j);
+        const uint32_t x[4] = {w.x, w.y, w.z, w.w};
+#pragma unroll
+        for (int i = 0; i < 4; ++i)
+            if (4 * j + i < R) qoff[4 * j + i] = x[i];
+    }
 #pragma unroll
     for (int k = 0; k < R; ++k) {
-        const uint32_t i = first + static_cast<uint32_t>(k);
-        qoff[k] = base + (i < p.query_len ? static_cast<uint32_t>(p.query[i]) : pad) * (RW * 4);
         // Opaque to the optimiser, which would otherwise split sw_stream's
         // one multiply-add per score address into two.
         asm("" : "+r"(qoff[k]));
@@ -397,14 +422,15 @@ __device__ __forceinline__ void fill_profile(const uint32_t* __restrict__ mq, ui
     }
 }
 
-// The byte offset in the ring of the column lane t reads at step u of chunk
-// c: with a mirrored ring a multiply-add from the chunk's first (first4 =
-// ((c - t) mod RS) * 4, four = 4 at run time, so that it is an IMAD on the
-// FMA pipe), else the column's slot masked.
+// The shared-window address in the group's ring (at `ring`) of the column
+// lane t reads at step u of chunk c, code 0: with a mirrored ring a
+// multiply-add from the chunk's first (first = ring + ((c - t) mod RS) * 4,
+// four = 4 at run time, so that it is an IMAD on the FMA pipe), else the
+// column's slot masked.
 template <int G>
-__device__ __forceinline__ uint32_t ring_slot(uint32_t c, int u, int t, uint32_t first4, uint32_t four) {
-    if constexpr (sw_ring_mirrored(G)) return static_cast<uint32_t>(u) * four + first4;
-    else return ((c + static_cast<uint32_t>(u) - static_cast<uint32_t>(t)) & (sw_ring_slots(G) - 1)) * 4;
+__device__ __forceinline__ uint32_t ring_slot(uint32_t c, int u, int t, uint32_t ring, uint32_t first, uint32_t four) {
+    if constexpr (sw_ring_mirrored(G)) return static_cast<uint32_t>(u) * four + first;
+    else return ring + ((c + static_cast<uint32_t>(u) - static_cast<uint32_t>(t)) & (sw_ring_slots(G) - 1)) * 4;
 }
 
 // Whether a chunk may run the quiet copy of the step (sw_stream,
@@ -524,7 +550,8 @@ __device__ __forceinline__ void sw_stream(const SwLaunchParams& p, const uint32_
     V hc[R], er[R];    // Ĥ and Ê of the rows
     const V neg = C::splat(C::kNeg), zero = C::splat(0);
     const V open = C::param(-p.gap_open, p.open_pair), ext = C::param(-p.gap_extend, p.extend_pair);
-    load_rows<G, R>(p, 0, t, static_cast<uint32_t>(__cvta_generic_to_shared(ring)), qoff);
+    const uint32_t ring_base = static_cast<uint32_t>(__cvta_generic_to_shared(ring));
+    load_rows<G, R>(p, 0, t, qoff);
     // Column -1: H = 0, so Ĥ = -open; E = -infinity, so Ê = 0.
 #pragma unroll
     for (int k = 0; k < R; ++k) hc[k] = open, er[k] = zero;
@@ -549,7 +576,7 @@ __device__ __forceinline__ void sw_stream(const SwLaunchParams& p, const uint32_
         fill(c + static_cast<uint32_t>(t), next0, next1);
         codes(c + G + static_cast<uint32_t>(t), next0, next1);
         __syncwarp(mask);  // the profile is visible
-        const uint32_t first4 = ((c - static_cast<uint32_t>(t)) & (RS - 1)) * 4;
+        const uint32_t first = ring_base + ((c - static_cast<uint32_t>(t)) & (RS - 1)) * 4;
         // A chunk in which no lane reaches a pair's first column and no pair
         // is reduced (most chunks) runs a copy of the step without those
         // tests and without the two multiply-adds a row that restart a
@@ -587,8 +614,8 @@ __device__ __forceinline__ void sw_stream(const SwLaunchParams& p, const uint32_
                         reduce_at = done < pq.tail ? pq[done].end + G - 1 : kNever;
                     }
                 }
-                sw_rows<C, R, decltype(busy)::value>(qoff, one, ring_slot<G>(c, u, t, first4, four), d, hc, er, f,
-                                                     best, kx, hx, open, ext);
+                sw_rows<C, R, decltype(busy)::value>(qoff, one, ring_slot<G>(c, u, t, ring_base, first, four), d, hc,
+                                                     er, f, best, kx, hx, open, ext);
                 // Hand on downwards: diag for the next column is the H above of
                 // this one (received a step ago), F the lane above's of the next.
                 diag = left;
@@ -654,7 +681,7 @@ __device__ __forceinline__ bool sw_passes(const SwLaunchParams& p, const uint32_
     uint32_t qoff[R];
     V hc[R], er[R];  // Ĥ and Ê of the rows
     const uint32_t ring_base = static_cast<uint32_t>(__cvta_generic_to_shared(ring));
-    load_rows<G, R>(p, 0, t, ring_base, qoff);
+    load_rows<G, R>(p, 0, t, qoff);
 #pragma unroll
     for (int k = 0; k < R; ++k) hc[k] = open, er[k] = zero;
     V f = neg, diag = open, left = open, best = open, best_prev = open;
@@ -685,7 +712,7 @@ __device__ __forceinline__ bool sw_passes(const SwLaunchParams& p, const uint32_
         C::store_shared(stage + static_cast<uint32_t>(t) * BB, bh_next, bf_next);
         top(c + G + 1 + static_cast<uint32_t>(t), bh_next, bf_next);
         __syncwarp(mask);  // the profile, the staged top and the boundary writes of earlier chunks are visible
-        const uint32_t first4 = ((c - static_cast<uint32_t>(t)) & (RS - 1)) * 4;
+        const uint32_t first = ring_base + ((c - static_cast<uint32_t>(t)) & (RS - 1)) * 4;
         // Quiet chunks: no lane crosses a segment's end, so the last lane's
         // column in its pass goes up by one a step from the chunk's first.
         // (Chunk 0, where it starts before column 0, is never quiet.)
@@ -719,7 +746,7 @@ __device__ __forceinline__ bool sw_passes(const SwLaunchParams& p, const uint32_
                             cross_at = kNever;
                             lane_pass = passes - 1;
                         }
-                        load_rows<G, R>(p, lane_pass, t, ring_base, qoff);
+                        load_rows<G, R>(p, lane_pass, t, qoff);
                     }
                     if (step == ev_end + G - 1) {  // every lane has left segment (ev_pair, ev_pass)
                         if (++ev_pass == passes) {
@@ -737,8 +764,8 @@ __device__ __forceinline__ bool sw_passes(const SwLaunchParams& p, const uint32_
                 }
                 // A plain address add here: the multiply-add by p.one measured
                 // slower in this kernel, whose registers are at their cap.
-                sw_rows<C, R, decltype(busy)::value>(qoff, 1, ring_slot<G>(c, u, t, first4, four), d, hc, er, f, best,
-                                                     kx, hx, open, ext);
+                sw_rows<C, R, decltype(busy)::value>(qoff, 1, ring_slot<G>(c, u, t, ring_base, first, four), d, hc, er,
+                                                     f, best, kx, hx, open, ext);
                 // Hand on downwards: diag for the next column is the Ĥ above
                 // of this one (received a step ago), F the lane above's of the
                 // next; lane 0 takes the top boundary.
