@@ -14,13 +14,14 @@ on the GPU machine of each unroll tried, every kernel built at that unroll:
     scripts/sw-table.py 2=sweep_u2.txt 4=sweep_u4.txt --write  # and rewrite kConfigs in place
 
 A sweep's configurations are named s16_g<G>_r<R>_b<B>; a build with
-other caps in its table (B = 3 for every shape, say) gives the same shapes
-under other names. Sweeps of one unroll are averaged per configuration
-(sweeps repeated in the same lease). For each shape the script keeps the
-cap whose kernels, each at its fastest unroll, have the larger product of
-the two rates (one pass and several weigh alike), and for that cap each
-kernel's fastest unroll and its rate; and, as a second entry, a cap
-faster at one of the two kernels by more than MARGIN. It then prints, for each query length, the
+other caps in its table (every entry's B set to 3, say) gives the same
+shapes under other names, and its sweeps are passed the same way. Sweeps
+of one unroll are averaged per configuration (sweeps repeated in the same
+lease). For each shape the script keeps the cap whose kernels, each at its
+fastest unroll, have the larger product of the two rates (one pass and
+several weigh alike), with each kernel's fastest unroll and its rate; and,
+as a second entry, a cap faster at one of the two kernels by more than
+MARGIN. It then prints, for each query length, the
 configuration choose_config() would take and the rate the table predicts
 for it (the rows of every pass, padding included, divided by the rate):
 a prediction, which a run of bench_sw_gpu at those lengths measures.
