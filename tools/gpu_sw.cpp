@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
+#include <filesystem>
 #include <limits>
 #include <memory>
 #include <optional>
@@ -46,7 +47,8 @@ const char* kSummary =
     "(docs/sw.md). A gap of k residues costs OPEN + (k - 1) EXTEND (parasail_aligner -o OPEN -e EXTEND, CUDASW++); "
     "in BLAST's terms that is gap existence OPEN - EXTEND and extension EXTEND (-gapopen 10 -gapextend 1 for the "
     "defaults), in FASTA's ssearch36 -f -(OPEN - EXTEND) -g -EXTEND (-f -10 -g -1). Letters the matrix lacks (U, O, "
-    "J and any other, in either case) score as its '*' (as parasail_aligner scores them).";
+    "J with the built-ins, in either case) and '.', '_' and '~' score as its '*' (as "
+    "parasail_aligner scores them); '-', digits and other characters are input errors.";
 
 struct Args {
     std::string query, db, matrix = "BLOSUM62", stats;
@@ -227,6 +229,13 @@ int run(int argc, char** argv) {
         for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
         if (std::find(names.begin(), names.end(), upper) != names.end()) {
             matrix = &SwMatrix::builtin(upper);
+        } else if (a.matrix.empty()) {
+            throw UsageError("--matrix is empty");
+        } else if (a.matrix != "-" && !std::filesystem::exists(a.matrix)) {
+            // Most likely a mistyped name: say which names there are.
+            std::string known;
+            for (const auto& n : names) known += (known.empty() ? "" : ", ") + n;
+            throw InputError(a.matrix, 0, "no such file, and not a built-in matrix (" + known + ")");
         } else {
             matrix_file.emplace(SwMatrix::read_ncbi(a.matrix));
             matrix = &*matrix_file;
