@@ -49,6 +49,8 @@ struct SwConfig {
     // one pass and several: what the choice of configuration compares.
     double single_rate, multi_rate;
     uint32_t rows() const { return static_cast<uint32_t>(G * R); }
+    // Bytes of one column of the several-pass kernel's boundary (Ĥ and F).
+    int boundary_bytes() const { return wide ? SwCell32::kBoundaryBytes : SwCell16::kBoundaryBytes; }
 };
 
 // Built with WARPDP_SW_UNROLL=U, every kernel takes unroll U instead of its
@@ -222,7 +224,7 @@ private:
     void load_slot(Slot& s, const SeqBatch& targets, std::vector<uint32_t> which);
     // Dynamic shared memory of a configuration's one-pass or several-pass kernel.
     size_t smem_bytes(const SwConfig& k, bool multi) const {
-        const int top_bytes = multi ? (k.wide ? SwCell32::kBoundaryBytes : SwCell16::kBoundaryBytes) : 0;
+        const int top_bytes = multi ? k.boundary_bytes() : 0;
         return static_cast<size_t>(sw_smem_words(alphabet_, k.G, k.threads, top_bytes)) * 4;
     }
     void run_slot(Slot& s, std::span<const uint8_t> query);
@@ -376,7 +378,8 @@ void CudaSwEngine::run_slot(Slot& s, std::span<const uint8_t> query) {
     const auto launch = [&](int c, const uint32_t* pair, uint32_t groups, uint32_t* counter) {
         const SwConfig& k = kConfigs[c];
         // The query's rows as this configuration's lanes load them; the
-        // copy follows any earlier launch on the stream.
+        // copy follows any earlier launch on the stream, and being from
+        // pageable memory it has taken `rows` before the call returns.
         const std::vector<uint32_t> rows = sw_query_rows(query.data(), m, k.G, k.R, alphabet_ - 1);
         s.query_rows.reserve(rows.size());
         WARPDP_CUDA_CHECK(cudaMemcpyAsync(s.query_rows.get(), rows.data(), rows.size() * 4, cudaMemcpyHostToDevice, st));
@@ -398,7 +401,7 @@ void CudaSwEngine::run_slot(Slot& s, std::span<const uint8_t> query) {
                 throw ResourceError("a query of " + std::to_string(m) + " residues against a target of " +
                                     std::to_string(s.longest) + " is too large for the CUDA engine; use --device cpu");
             const size_t block_bytes = size_t{p.boundary_columns} * per_block *
-                                       static_cast<size_t>(k.wide ? SwCell32::kBoundaryBytes : SwCell16::kBoundaryBytes);
+                                       static_cast<size_t>(k.boundary_bytes());
             size_t free_bytes = 0, total_bytes = 0;
             WARPDP_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
             const size_t budget = static_cast<size_t>(static_cast<double>(free_bytes + s.boundary.size()) * kBoundaryShare);

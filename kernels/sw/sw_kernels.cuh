@@ -30,8 +30,9 @@
 // whose 16-bit best came near the top of the range). Lane t owns R
 // consecutive query rows of a pass of W = G * R rows and keeps, per row, the
 // H of the previous column, the running E and the row's query code (as its
-// ring's byte offset, laid out by the host: sw_query_rows) in registers; the two targets stream through the lanes one column a step, a
-// lane one column behind the lane above, whose last row's Ĥ (the next
+// ring's byte offset, laid out by the host: sw_query_rows) in registers;
+// the two targets stream through the lanes one column a step, a lane one
+// column behind the lane above, whose last row's Ĥ (the next
 // step's diagonal) and F come by shuffle. Per pair of cells: three add-max
 // (X, Ĥ, F), one add-max with the 0 floor (Ê) and half a three-way max for
 // the running best, 4.5 DPX instructions on the integer ALU pipe; an add of
