@@ -6,7 +6,6 @@
 #include <cerrno>
 #include <csignal>
 #include <cstring>
-#include <filesystem>
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -46,6 +45,10 @@ void withdraw_temporary(int slot) {
     g_temps[static_cast<size_t>(slot)].claimed = false;
 }
 
+// File outputs made and not yet committed or abandoned: while any is open, a
+// reader leaving stdout does not end the run (output_file.hpp).
+std::atomic<int> g_open_files{0};
+
 extern "C" void remove_temporaries_and_stop(int sig) {
     for (auto& t : g_temps)
         if (t.published.load()) ::unlink(t.path);
@@ -73,6 +76,37 @@ void remove_temporaries_on_stop_signals() {
     }
 }
 
+std::string follow_symlinks(const std::string& path) {
+    std::string p = path;
+    for (int hop = 0; hop < 40; ++hop) {  // (Linux's own limit)
+        struct stat st {};
+        if (::lstat(p.c_str(), &st) != 0 || !S_ISLNK(st.st_mode)) return p;
+        std::string link(4096, '\0');
+        const ssize_t n = ::readlink(p.c_str(), link.data(), link.size());
+        if (n < 0) throw ResourceError(path + ": cannot read the symbolic link: " + std::strerror(errno));
+        link.resize(static_cast<size_t>(n));
+        const size_t slash = p.rfind('/');
+        p = link[0] == '/' || slash == std::string::npos ? link : p.substr(0, slash + 1) + link;
+    }
+    throw ResourceError(path + ": too many levels of symbolic links");
+}
+
+unsigned new_file_mode() {
+    // /proc tells the umask without changing it; umask() itself can only be
+    // read by setting it, which would race with files other threads create.
+    if (std::FILE* f = std::fopen("/proc/self/status", "r")) {
+        char line[256];
+        unsigned mask = 0;
+        bool found = false;
+        while (!found && std::fgets(line, sizeof line, f)) found = std::sscanf(line, "Umask: %o", &mask) == 1;
+        std::fclose(f);
+        if (found) return 0666u & ~mask;
+    }
+    const mode_t mask = ::umask(022);
+    ::umask(mask);
+    return 0666u & ~static_cast<unsigned>(mask);
+}
+
 void finish_stdout() {
     if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
         const int err = errno;
@@ -91,20 +125,28 @@ OutputFile::OutputFile(const std::string& path) : path_(path) {
         stream_ = stdout;
         return;
     }
-    // Only a regular file (or a new path) is replaced atomically. A device,
-    // FIFO, socket or symlink (/dev/null, /dev/stdout, a named pipe) is written
-    // in place: renaming a temporary over it would replace the node itself.
+    target_ = follow_symlinks(path);
     struct stat st {};
-    if (::lstat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
+    const bool exists = ::stat(target_.c_str(), &st) == 0;
+    // A device, FIFO or socket (/dev/null, /dev/stdout, a named pipe) is
+    // written in place: renaming a temporary over it would replace the node.
+    if (exists && !S_ISREG(st.st_mode)) {
         if (S_ISDIR(st.st_mode)) throw ResourceError(path + ": cannot write output: is a directory");
-        stream_ = std::fopen(path.c_str(), "w");
+        stream_ = std::fopen(target_.c_str(), "w");
         if (!stream_) throw ResourceError(path + ": cannot open output file: " + std::strerror(errno));
         in_place_ = true;
+        counted_ = true;
+        ++g_open_files;
         return;
     }
-    tmp_path_ = path + ".tmp.XXXXXX";
+    // The rename would replace a file we may not write; refuse as open() would.
+    if (exists && ::access(target_.c_str(), W_OK) != 0)
+        throw ResourceError(path + ": cannot open output file: " + std::strerror(errno));
+    const unsigned mode = exists ? static_cast<unsigned>(st.st_mode) & 07777u : new_file_mode();
+    tmp_path_ = target_ + ".tmp.XXXXXX";
     const int fd = ::mkstemp(tmp_path_.data());
     if (fd < 0) throw ResourceError(path + ": cannot create output file: " + std::strerror(errno));
+    ::fchmod(fd, static_cast<mode_t>(mode));  // (mkstemp made it 0600; a failure only leaves it private)
     stream_ = ::fdopen(fd, "w");
     if (!stream_) {
         ::close(fd);
@@ -113,9 +155,12 @@ OutputFile::OutputFile(const std::string& path) : path_(path) {
     }
     std::setvbuf(stream_, nullptr, _IOFBF, 1 << 20);
     tmp_slot_ = publish_temporary(tmp_path_);
+    counted_ = true;
+    ++g_open_files;
 }
 
 OutputFile::~OutputFile() {
+    if (counted_) --g_open_files;
     if (is_stdout_ || committed_) return;
     std::fclose(stream_);
     if (in_place_) return;
@@ -126,15 +171,22 @@ OutputFile::~OutputFile() {
 void OutputFile::check_stream() {
     if (!std::ferror(stream_)) return;
     const int err = errno;
+    if (err == EPIPE && is_stdout_ && g_open_files.load() > 0) {
+        reader_gone_ = true;  // the files still open are worth finishing
+        std::clearerr(stream_);
+        return;
+    }
     if (err == EPIPE) throw BrokenPipe();
     throw ResourceError((is_stdout_ ? std::string("stdout") : path_) + ": write failed: " + std::strerror(err));
 }
 
 void OutputFile::write(std::string_view text) {
+    if (reader_gone_) return;
     if (std::fwrite(text.data(), 1, text.size(), stream_) != text.size()) check_stream();
 }
 
 void OutputFile::flush() {
+    if (reader_gone_) return;
     if (std::fflush(stream_) != 0) check_stream();
     check_stream();
 }
@@ -144,6 +196,8 @@ void OutputFile::commit() {
     if (is_stdout_) return;
     const bool ok = std::fclose(stream_) == 0;
     committed_ = true;
+    if (counted_) --g_open_files;
+    counted_ = false;
     if (!ok) {
         const int err = errno;
         if (!in_place_) std::remove(tmp_path_.c_str());
@@ -152,9 +206,7 @@ void OutputFile::commit() {
         throw ResourceError(path_ + ": write failed: " + std::strerror(err));
     }
     if (in_place_) return;
-    std::error_code ec;
-    std::filesystem::permissions(tmp_path_, std::filesystem::perms(0644), ec);
-    const bool renamed = std::rename(tmp_path_.c_str(), path_.c_str()) == 0;
+    const bool renamed = std::rename(tmp_path_.c_str(), target_.c_str()) == 0;
     const int err = errno;
     if (!renamed) std::remove(tmp_path_.c_str());
     withdraw_temporary(tmp_slot_);

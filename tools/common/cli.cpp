@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "core/base/errors.hpp"
+#include "core/base/usable_cpus.hpp"
 #include "kernels/common/gpus.hpp"
 #include "warpdp_build_config.hpp"
 
@@ -51,12 +52,13 @@ bool Cli::parse(int argc, char** argv) {
     common.add_options()
         ("device", po::value<std::string>(&common_.device)->default_value("auto"),
          "auto (CUDA if a GPU is visible, else CPU), cpu, cuda, or cuda:0,1,...")
-        ("threads", po::value<unsigned>(&common_.threads)->default_value(0), "CPU threads (0 = all cores)")
+        ("threads", po::value<unsigned>(&common_.threads)->default_value(0), "CPU threads (0 = the CPUs this process may use: its affinity and cgroup quota)")
         ("format", po::value<std::string>(&common_.format)->default_value(formats_.front()),
          ("output format: " + format_list).c_str())
         (",o", po::value<std::string>(&common_.output), "write results to FILE (atomically) instead of stdout")
         ("quiet,q", po::bool_switch(&common_.quiet), "no warnings or run summary on stderr")
-        ("progress", "show progress and throughput on stderr (default: only when stderr is a terminal)")
+        ("progress", "show live progress on stderr (default: live on a terminal, else a line every "
+                     "$WARPDP_PROGRESS_SECONDS, 30 s)")
         ("no-progress", "never show progress")
         ("help,h", "print this help and exit")
         ("version", "print version, build configuration and visible GPUs, and exit");
@@ -77,11 +79,12 @@ bool Cli::parse(int argc, char** argv) {
         throw UsageError(std::string(e.what()) + " (see --help)");
     }
     check_at_most("--threads", common_.threads, kMaxThreads);
-    if (common_.threads == 0) common_.threads = std::max(1u, std::thread::hardware_concurrency());
+    if (common_.threads == 0) common_.threads = usable_cpus();  // (affinity and cgroup quota)
     if (vm_.count("progress") && vm_.count("no-progress"))
         throw UsageError("--progress and --no-progress are mutually exclusive");
     common_.progress = vm_.count("progress") ? true : vm_.count("no-progress") ? false : ::isatty(2) == 1;
-    if (common_.quiet) common_.progress = false;
+    common_.progress_log = !common_.progress && !vm_.count("no-progress") && ::isatty(2) != 1;
+    if (common_.quiet) common_.progress = common_.progress_log = false;
     if (std::find(formats_.begin(), formats_.end(), common_.format) == formats_.end()) {
         std::string list;
         for (const auto& f : formats_) list += (list.empty() ? "" : ", ") + f;

@@ -21,7 +21,8 @@ struct CommonOptions {
     // -o as refuse_shared_paths() takes it: "-" for stdout.
     NamedPath output_path() const { return {"-o", output.empty() ? "-" : output}; }
     bool quiet = false;
-    bool progress = false;  // resolved: on by default only when stderr is a terminal
+    bool progress = false;      // live progress: on by default only when stderr is a terminal
+    bool progress_log = false;  // a progress line now and then: stderr is a file or pipe (tools/common/progress.hpp)
 };
 
 class Cli {

@@ -163,6 +163,10 @@ public:
 
     // Whether the last for_chunk() gave the CPU engines.
     bool on_cpu() const noexcept { return on_cpu_; }
+    // Whether the last for_chunk() gave started CUDA engines.
+    bool on_cuda() const noexcept { return !on_cpu_ && started_ && started_->device.cuda; }
+    // The GPUs of the started engines (none before a chunk waited for them).
+    size_t gpu_count() const noexcept { return started_ ? started_->device.gpus.size() : 0; }
     // The started engines, once a chunk waited for them; else nullptr.
     E* started() noexcept { return started_ ? &started_->engines : nullptr; }
     // The CPU engines, if a chunk went to them; else nullptr.

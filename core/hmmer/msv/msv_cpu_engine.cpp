@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/base/parallel.hpp"
+#include "core/base/usable_cpus.hpp"
 #include "core/hmmer/msv/msv_cpu.hpp"
 
 namespace warpdp {
@@ -24,7 +25,7 @@ class CpuEngine final : public MsvEngine {
 public:
     CpuEngine(unsigned threads, const MsvCpuVariant& v) : v_(v) {
         require_supported(v);
-        threads_ = threads ? threads : std::max(1u, std::thread::hardware_concurrency());
+        threads_ = threads ? threads : usable_cpus();
         scratch_.resize(threads_);
     }
 

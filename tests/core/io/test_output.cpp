@@ -102,6 +102,89 @@ TEST_CASE("an output file in a missing directory is a resource error") {
     CHECK_THROWS_AS(OutputFile((dir.path() / "no/such/dir/out.tsv").string()), ResourceError);
 }
 
+TEST_CASE("atomic -o through a symlink: the link stays, the file it names is replaced, old content kept on failure") {
+    test::TempDir dir;
+    std::filesystem::create_directory(dir.path() / "real");
+    const auto file = dir.path() / "real" / "precious.tsv";
+    const auto link = dir.path() / "link.tsv";
+    std::ofstream(file) << "precious\n";
+    std::filesystem::create_symlink("real/precious.tsv", link);  // relative: from the link's folder
+    {
+        OutputFile out(link.string());
+        CHECK(out.target() == (dir.path() / "real/precious.tsv").string());
+        out.write("half-written\n");
+        CHECK(slurp(file) == "precious\n");
+    }  // abandoned: the tool failed
+    CHECK(slurp(file) == "precious\n");
+    CHECK(std::filesystem::is_symlink(link));
+    CHECK(files_in(dir.path() / "real") == 1);
+    {
+        OutputFile out(link.string());
+        out.write("new\n");
+        out.commit();
+    }
+    CHECK(std::filesystem::is_symlink(link));
+    CHECK(slurp(file) == "new\n");
+    CHECK(files_in(dir.path() / "real") == 1);
+
+    // A link to a file not yet there makes that file; a loop is refused.
+    std::filesystem::create_symlink("fresh.tsv", dir.path() / "dangling");
+    {
+        OutputFile out((dir.path() / "dangling").string());
+        out.write("x\n");
+        out.commit();
+    }
+    CHECK(slurp(dir.path() / "fresh.tsv") == "x\n");
+    std::filesystem::create_symlink("loop2", dir.path() / "loop1");
+    std::filesystem::create_symlink("loop1", dir.path() / "loop2");
+    CHECK_THROWS_AS(OutputFile((dir.path() / "loop1").string()), ResourceError);
+}
+
+TEST_CASE("atomic -o: a new file's mode follows the umask; a replaced file keeps its mode") {
+    test::TempDir dir;
+    const auto mode_of = [](const std::filesystem::path& p) {
+        struct stat st {};
+        REQUIRE(::stat(p.c_str(), &st) == 0);
+        return static_cast<unsigned>(st.st_mode & 07777);
+    };
+    const mode_t old_mask = ::umask(077);
+    CHECK(new_file_mode() == 0600u);
+    {
+        OutputFile out((dir.path() / "private.tsv").string());
+        out.commit();
+    }
+    ::umask(022);
+    CHECK(new_file_mode() == 0644u);
+    {
+        OutputFile out((dir.path() / "shared.tsv").string());
+        out.commit();
+    }
+    ::umask(old_mask);
+    CHECK(mode_of(dir.path() / "private.tsv") == 0600u);
+    CHECK(mode_of(dir.path() / "shared.tsv") == 0644u);
+
+    ::chmod((dir.path() / "shared.tsv").c_str(), 0640);
+    {
+        OutputFile out((dir.path() / "shared.tsv").string());
+        out.write("again\n");
+        out.commit();
+    }
+    CHECK(mode_of(dir.path() / "shared.tsv") == 0640u);
+}
+
+TEST_CASE("atomic -o: a directory, or a file we may not write, is refused when the output is made") {
+    test::TempDir dir;
+    CHECK_THROWS_AS(OutputFile(dir.path().string()), ResourceError);
+    if (::geteuid() != 0) {  // (root may write anything)
+        const auto ro = dir.path() / "read-only.tsv";
+        std::ofstream(ro) << "keep\n";
+        ::chmod(ro.c_str(), 0444);
+        CHECK_THROWS_AS(OutputFile(ro.string()), ResourceError);
+        CHECK(slurp(ro) == "keep\n");
+    }
+    CHECK(files_in(dir.path()) <= 1);
+}
+
 TEST_CASE("number formatting: fixed decimals, %g digits, non-finite words") {
     CHECK(fixed(-0.5, 6).text == "-0.500000");
     CHECK(fixed(INFINITY, 6).text == "inf");

@@ -1,6 +1,6 @@
 // The distance matrix formats of gpu-nw-dist (ndist, tsv, jsonl, phylip,
 // binary), one writer per format.
-#include "core/nw/nw_matrix_writer.hpp"
+#include "tools/nw/nw_matrix_writer.hpp"
 
 #include <charconv>
 #include <cmath>

@@ -1,0 +1,45 @@
+// gpu-nw-dist's stage of the run skeleton (docs/nw-dist.md): the reads with
+// AmpliconNoise's input rules, SeqDist's table, and a row range of the
+// distance matrix computed in chunks and written in row-major order.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "core/nw/nw_engine.hpp"
+#include "core/nw/nw_metric.hpp"
+#include "core/nw/nw_reads.hpp"
+#include "core/nw/nw_rows.hpp"
+#include "tools/nw/nw_matrix_writer.hpp"
+
+namespace warpdp {
+
+// The reads of `path`. Each line cut at a letter foreign to the metric (as
+// AmpliconNoise cuts it) is told to `warn`, the first ten one by one, then
+// how many in all.
+NwReads load_nw_reads(const std::string& path, const NwReadOptions& opt,
+                      const std::function<void(const std::string&)>& warn);
+
+// SeqDist's table: the --lookup file, else the file $SEQ_LOOKUP_FILE names
+// (as SeqDist reads it), else Tran.dat. `note` hears which file the
+// environment named.
+SeqDistTable choose_seqdist_table(const std::string& lookup, const std::function<void(const std::string&)>& note);
+
+// Row chunks of about `budget` pairs (at least one row each), in order.
+std::vector<RowRange> nw_row_chunks(const RowRange& rows, uint64_t budget);
+
+struct NwStageTally {
+    uint64_t pairs = 0, cells = 0;
+    double engine_seconds = 0;
+};
+
+// Computes `rows` with `engine` (reads loaded) in chunks of about `budget`
+// pairs and writes them: the pairs of chunk k+1 are listed while the engine
+// computes chunk k, and chunk k-1 is put in row-major order and written
+// meanwhile. progress(pairs done) after each chunk.
+NwStageTally compute_nw_rows(NwEngine& engine, const std::vector<uint32_t>& lengths, const RowRange& rows,
+                             uint64_t budget, NwMatrixWriter& writer, const std::function<void(uint64_t)>& progress);
+
+}  // namespace warpdp
