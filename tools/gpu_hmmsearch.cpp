@@ -6,7 +6,7 @@
 // run per model, their outputs stitched in model order
 // (tools/hmmer/filtered_hmmsearch).
 //   gpu-hmmsearch [hmmsearch options] MODELS.hmm TARGETS.fa
-//   gpu-hmmsearch --version
+//   gpu-hmmsearch --help | --version     (-h: hmmsearch's help)
 // Environment: WARPDP_DEVICE (--device of the filters, default auto),
 // WARPDP_THREADS (their threads, default all cores), HMMSEARCH (default:
 // hmmsearch), WARPDP_TIMES=1 (stage wall times on stderr), WARPDP_TRACE=1 (a
@@ -34,9 +34,11 @@
 #include "tools/common/child_process.hpp"
 #include "tools/common/cli.hpp"
 #include "tools/common/stop_signal_watch.hpp"
+#include "tools/common/temp_dir.hpp"
 #include "tools/common/tool_main.hpp"
 #include "tools/hmmer/filtered_hmmsearch.hpp"
 #include "tools/hmmer/hmmsearch_options.hpp"
+#include "tools/hmmer/hmmsearch_stitch.hpp"
 
 using namespace warpdp;
 
@@ -70,12 +72,45 @@ std::string own_dir() {
     return path.substr(0, path.rfind('/'));
 }
 
+constexpr const char* kHelp =
+    "Usage: gpu-hmmsearch [hmmsearch options] MODELS.hmm TARGETS.fa\n"
+    "       gpu-hmmsearch --help | --version | -h\n"
+    "\n"
+    "hmmsearch with its MSV, bias, Viterbi and Forward filters run by gpu-viterbi (on a GPU\n"
+    "when one is visible, else on the CPU), then hmmsearch itself on the survivors. It takes\n"
+    "hmmsearch's command line (-h shows hmmsearch's options); the hit tables and the main\n"
+    "output equal plain hmmsearch's but for the pipeline statistics and a few header lines.\n"
+    "The targets are a FASTA file (plain or gzip). Outputs (-o, --tblout, --domtblout, -A,\n"
+    "--pfamtblout) appear whole once the search has succeeded, or not at all. --max,\n"
+    "--restrictdb_n, --restrictdb_stkey, --ssifile, HMMER2, hmmpress'd and DNA/RNA models\n"
+    "run plain hmmsearch.\n"
+    "\n"
+    "Environment:\n"
+    "  WARPDP_DEVICE       the filters' --device (auto, cpu, cuda, cuda:0,1; default auto)\n"
+    "  WARPDP_THREADS      the filters' threads (default: all cores)\n"
+    "  HMMSEARCH           the hmmsearch program (default: hmmsearch, looked up in PATH)\n"
+    "  WARPDP_TIMES=1      the stages' wall times on stderr\n"
+    "  WARPDP_TRACE=1      a timeline of events on stderr\n"
+    "  WARPDP_FORWARD=0    leave the Forward filter to hmmsearch\n"
+    "  WARPDP_SPREAD       runs per model (gpu-viterbi --spread)\n"
+    "  WARPDP_FINAL_JOBS   concurrent final hmmsearch runs (default: one per model, at most\n"
+    "                      one per core)\n"
+    "  WARPDP_FINAL_NICE   niceness added to final runs that search beside the filters (10)\n"
+    "  TMPDIR              where the scratch directory goes (default /tmp)\n"
+    "\n"
+    "Exit codes: 0 success, 1 usage, 2 bad input, 3 resources (an output that cannot be\n"
+    "written, ...), 4 internal error (also: hmmsearch killed by a signal); hmmsearch's own\n"
+    "refusals exit as hmmsearch does.\n";
+
 // An output on an input or on another output would replace it (plain
 // hmmsearch truncates the very database it then reads): refused before any
 // work. Existing devices and FIFOs are written in place, and may be shared.
 void refuse_clobbering(const HmmsearchCommand& c) {
-    const std::pair<const char*, const std::string*> outs[] = {
-        {"-o", &c.main_out}, {"--tblout", &c.tbl_out}, {"--domtblout", &c.dom_out}};
+    const std::pair<const char*, const std::string*> outs[] = {{"-o", &c.main_out},
+                                                               {"--tblout", &c.tbl_out},
+                                                               {"--domtblout", &c.dom_out},
+                                                               {"-A", &c.ali_out},
+                                                               {"--pfamtblout", &c.pfam_out}};
     for (size_t i = 0; i < std::size(outs); ++i) {
         const std::string& o = *outs[i].second;
         struct stat st {};
@@ -95,6 +130,10 @@ int run(int argc, char** argv) {
     FilteredHmmsearchSettings settings;
     settings.hmmsearch = env_or("HMMSEARCH", "hmmsearch");
     const std::vector<std::string> args(argv + 1, argv + argc);
+    if (asks_for_own_help(args)) {
+        std::cout << kHelp;
+        return 0;
+    }
     if (asks_for_help(args)) exec_program({settings.hmmsearch, "-h"});
     // hmmsearch has no --version, so the one every warpdp tool answers (and
     // that workflow managers call for their version reports) cannot clash.
@@ -115,12 +154,13 @@ int run(int argc, char** argv) {
     settings.times = !env_or("WARPDP_TIMES", "").empty();
     if (command.targets == "-") throw UsageError("targets must be a file (they are read twice)");
     refuse_clobbering(command);
-    if (command.plain_only) {
-        std::vector<std::string> plain{settings.hmmsearch};
-        plain.insert(plain.end(), command.options.begin(), command.options.end());
-        plain.insert(plain.end(), {command.models, command.targets});
-        exec_program(plain);
-    }
+    // Every output is refused now if it cannot be written, not after the search.
+    for (const std::string* out :
+         {&command.main_out, &command.tbl_out, &command.dom_out, &command.ali_out, &command.pfam_out})
+        check_writable(*out);
+    // The scratch directories of runs that were killed outright.
+    for (const std::string& kept : remove_stale_temp_dirs("gpu-hmmsearch"))
+        warn(kTool, "cannot remove the scratch directory of a run that has ended: " + kept);
     settings.filters = own_dir() + "/gpu-viterbi";
     const StopSignalWatch watch;
     int rc = 0;

@@ -1,4 +1,4 @@
-// ChildProcess: posix_spawnp, waitpid, and the poll() that waits for either.
+// ChildProcess: fork and exec, waitpid, and the poll() that waits for either.
 #include "tools/common/child_process.hpp"
 
 #include <algorithm>
@@ -9,7 +9,8 @@
 #include <thread>
 
 #include <poll.h>
-#include <spawn.h>
+#include <pthread.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <fcntl.h>
@@ -41,7 +42,6 @@ ExitStatus decode(int wstatus) {
     return s;
 }
 
-// posix_spawn's calls return the error instead of setting errno.
 void check(int err, const std::string& program) {
     if (err != 0) throw ResourceError("cannot start " + program + ": " + std::strerror(err));
 }
@@ -53,45 +53,126 @@ std::string signal_name(int signal) {
     return name ? name : "?";
 }
 
+namespace {
+
+// What a child does between fork and exec, with nothing but
+// async-signal-safe calls (the parent's locks may be held by other
+// threads): reports errno through `report` and ends if anything fails.
+struct ChildSetup {
+    const char* stdin_path = nullptr;
+    const char* stdout_path = nullptr;
+    const char* stderr_path = nullptr;
+    int stdout_fd = -1;
+    bool stderr_to_stdout = false;
+    bool set_niceness = false;
+    int niceness = 0;
+    pid_t parent = -1;
+    int report = -1;
+    char* const* argv = nullptr;
+};
+
+[[noreturn]] void child_fail(int report) {
+    const int err = errno;
+    [[maybe_unused]] const ssize_t n = ::write(report, &err, sizeof err);
+    ::_exit(127);
+}
+
+// Makes `fd` the descriptor `target`, open across exec.
+void put_at(int fd, int target, int report) {
+    if (fd == target) {
+        if (::fcntl(fd, F_SETFD, 0) != 0) child_fail(report);
+        return;
+    }
+    if (::dup2(fd, target) < 0) child_fail(report);
+}
+
+void open_at(const char* path, int flags, int target, int report) {
+    const int fd = ::open(path, flags | O_CLOEXEC, 0666);
+    if (fd < 0) child_fail(report);
+    put_at(fd, target, report);
+    if (fd != target) ::close(fd);
+}
+
+[[noreturn]] void run_child(const ChildSetup& c) {
+    // Our handlers would act for the parent here (its temporaries, its
+    // wake-up pipe): defaults first, then the mask the fork kept is lifted.
+    for (int sig = 1; sig < NSIG; ++sig) {
+        struct sigaction old {};
+        if (::sigaction(sig, nullptr, &old) != 0) continue;
+        const bool handled = (old.sa_flags & SA_SIGINFO) || (old.sa_handler != SIG_DFL && old.sa_handler != SIG_IGN);
+        if (handled || sig == SIGPIPE) {
+            struct sigaction dfl {};
+            dfl.sa_handler = SIG_DFL;
+            sigemptyset(&dfl.sa_mask);
+            ::sigaction(sig, &dfl, nullptr);
+        }
+    }
+    sigset_t none;
+    sigemptyset(&none);
+    ::sigprocmask(SIG_SETMASK, &none, nullptr);
+    // A parent that died before the request is not waited for: it had
+    // already gone when getppid() no longer names it.
+    if (::prctl(PR_SET_PDEATHSIG, SIGKILL) != 0) child_fail(c.report);
+    if (::getppid() != c.parent) ::_exit(127);
+    if (c.stdin_path) open_at(c.stdin_path, O_RDONLY, 0, c.report);
+    if (c.stdout_fd >= 0) put_at(c.stdout_fd, 1, c.report);
+    else if (c.stdout_path) open_at(c.stdout_path, O_WRONLY | O_CREAT | O_TRUNC, 1, c.report);
+    if (c.stderr_path) open_at(c.stderr_path, O_WRONLY | O_CREAT | O_TRUNC, 2, c.report);
+    else if (c.stderr_to_stdout) put_at(1, 2, c.report);
+    if (c.set_niceness && ::setpriority(PRIO_PROCESS, 0, c.niceness) != 0) child_fail(c.report);
+    ::execvp(c.argv[0], c.argv);
+    child_fail(c.report);
+}
+
+}  // namespace
+
 ChildProcess::ChildProcess(const std::vector<std::string>& argv, const SpawnOptions& options) {
     if (argv.empty()) throw InternalError("a child process without a program");
     const std::string& program = argv[0];
-    posix_spawn_file_actions_t actions;
-    posix_spawnattr_t attr;
-    check(posix_spawn_file_actions_init(&actions), program);
-    if (const int err = posix_spawnattr_init(&attr); err != 0) {
-        posix_spawn_file_actions_destroy(&actions);
-        check(err, program);
-    }
-    int err = 0;
-    if (!options.stdin_path.empty())
-        err = err ? err : posix_spawn_file_actions_addopen(&actions, 0, options.stdin_path.c_str(), O_RDONLY, 0);
-    if (options.stdout_fd >= 0) err = err ? err : posix_spawn_file_actions_adddup2(&actions, options.stdout_fd, 1);
-    else if (!options.stdout_path.empty())
-        err = err ? err
-                  : posix_spawn_file_actions_addopen(&actions, 1, options.stdout_path.c_str(),
-                                                     O_WRONLY | O_CREAT | O_TRUNC, 0666);
-    if (options.stderr_to_stdout) err = err ? err : posix_spawn_file_actions_adddup2(&actions, 1, 2);
-    sigset_t none, defaults;
-    sigemptyset(&none);
-    sigemptyset(&defaults);
-    sigaddset(&defaults, SIGPIPE);
-    err = err ? err : posix_spawnattr_setsigmask(&attr, &none);
-    err = err ? err : posix_spawnattr_setsigdefault(&attr, &defaults);
-    err = err ? err : posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
     const auto args = c_argv(argv);
-    if (err == 0) err = ::posix_spawnp(&pid_, program.c_str(), &actions, &attr, args.data(), environ);
-    posix_spawn_file_actions_destroy(&actions);
-    posix_spawnattr_destroy(&attr);
-    check(err, program);
-    // posix_spawn has no attribute for niceness. glibc's posix_spawn returns
-    // once the child has exec'd, before the program's own start-up (the
-    // dynamic loader, reading its command line): its threads, which inherit
-    // the niceness of the thread that makes them, come after this.
+    ChildSetup c;
+    if (!options.stdin_path.empty()) c.stdin_path = options.stdin_path.c_str();
+    if (!options.stdout_path.empty()) c.stdout_path = options.stdout_path.c_str();
+    if (!options.stderr_path.empty()) c.stderr_path = options.stderr_path.c_str();
+    c.stdout_fd = options.stdout_fd;
+    c.stderr_to_stdout = options.stderr_to_stdout;
     if (options.niceness != 0) {
         errno = 0;
         const int ours = ::getpriority(PRIO_PROCESS, 0);
-        if (errno == 0) renice(std::clamp(ours + options.niceness, -20, 19));
+        c.set_niceness = errno == 0;
+        c.niceness = std::clamp(ours + options.niceness, -20, 19);
+    }
+    c.parent = ::getpid();
+    c.argv = args.data();
+    int report[2];
+    if (::pipe2(report, O_CLOEXEC) != 0) check(errno, program);
+    c.report = report[1];
+    // Every signal blocked across the fork: none may run a handler of ours
+    // in the child before run_child() has put the defaults back.
+    sigset_t all, old;
+    sigfillset(&all);
+    ::pthread_sigmask(SIG_BLOCK, &all, &old);
+    pid_ = ::fork();
+    if (pid_ == 0) run_child(c);
+    const int fork_err = errno;
+    ::pthread_sigmask(SIG_SETMASK, &old, nullptr);
+    ::close(report[1]);
+    if (pid_ < 0) {
+        ::close(report[0]);
+        check(fork_err, program);
+    }
+    // The report's write end closes at exec: end of file is success.
+    int child_err = 0;
+    ssize_t n;
+    while ((n = ::read(report[0], &child_err, sizeof child_err)) < 0 && errno == EINTR) {
+    }
+    ::close(report[0]);
+    if (n > 0) {
+        int wstatus = 0;
+        while (::waitpid(pid_, &wstatus, 0) < 0 && errno == EINTR) {
+        }
+        finished_ = true;
+        check(child_err != 0 ? child_err : EIO, program);
     }
 }
 

@@ -1,9 +1,15 @@
-// Other programs run by a tool: started with posix_spawn, watched through a
+// Other programs run by a tool: started with fork and exec, watched through a
 // StopSignalWatch (one poll() for a child's end, a descriptor or a stop
 // signal), and never left behind: a ChildProcess still running when its
 // owner goes (an error, a stop signal) is stopped and waited for, so that
 // whatever it was writing is finished before the owner removes it. A child
 // whose work is done may be released to end on its own.
+//
+// An owner killed outright (SIGKILL, the OOM killer) runs no destructor: so
+// each child asks the kernel for SIGKILL when its parent goes
+// (PR_SET_PDEATHSIG), between fork and exec, where posix_spawn has no hook.
+// The kernel sends it when the *thread* that forked ends: children are
+// started from the main thread, whose end is the process's.
 #pragma once
 
 #include <span>
@@ -47,14 +53,16 @@ struct SpawnOptions {
     std::string stdout_path;  // created or truncated; empty: inherited (unless stdout_fd)
     int stdout_fd = -1;       // a descriptor to become the child's stdout
     bool stderr_to_stdout = false;
+    std::string stderr_path;  // created or truncated; empty: inherited (or stdout's)
     int niceness = 0;  // added to ours, as nice(1) -n does
 };
 
 class ChildProcess {
 public:
     // argv[0] is looked up in PATH unless it holds a '/'. The child starts
-    // with no signal blocked and SIGPIPE at its default (tools ignore it).
-    // Throws ResourceError when the program cannot be started.
+    // with no signal blocked, SIGPIPE at its default (tools ignore it), and
+    // dies with its parent. Throws ResourceError when the program cannot be
+    // started (its files opened, or the program run).
     explicit ChildProcess(const std::vector<std::string>& argv, const SpawnOptions& options = {});
     // A child still running and not released gets SIGTERM (SIGKILL if it
     // is still there after a few seconds) and is waited for.

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <iostream>
 #include <map>
 #include <memory>
 #include <string>
@@ -80,17 +81,22 @@ bool exists(const std::string& path) {
     return ::stat(path.c_str(), &st) == 0;
 }
 
+// The first two lines of a file that are not empty, joined by a blank.
+std::string first_lines(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::string line, lines;
+    for (int kept = 0; kept < 2 && std::getline(in, line);) {
+        if (line.empty()) continue;
+        lines += (kept++ ? " " : "") + line;
+    }
+    return lines;
+}
+
 // Why a hmmsearch run failed: the first two lines of what it printed (its
 // first: "Error: ..." or "Fatal exception (source file ..., line ...):"
 // then the reason), else the signal that ended it.
 std::string failure_reason(const std::string& output, const ExitStatus& status) {
-    std::ifstream in(output, std::ios::binary);
-    std::string line, why;
-    for (int kept = 0; kept < 2 && std::getline(in, line);) {
-        if (line.empty()) continue;
-        why += (kept++ ? " " : "") + line;
-    }
-    if (!why.empty()) return why;
+    if (std::string why = first_lines(output); !why.empty()) return why;
     if (status.signal != 0)
         return "killed by signal " + std::to_string(status.signal) + " (" + signal_name(status.signal) + ")";
     return "no message";
@@ -130,7 +136,10 @@ public:
 
 private:
     void copy_models();
-    int plain_hmmsearch(const std::string& why);
+    void plain_hmmsearch(const std::string& why);
+    void run_whole(std::vector<std::string> argv, const std::vector<std::string>& options, const std::string& models,
+                   const std::string& targets, const std::string& stdin_path);
+    void deliver_whole() const;
     std::vector<std::string> filters_command() const;
     int run_streamed();
     int run_after_filters();
@@ -161,6 +170,9 @@ private:
     std::unique_ptr<ChildProcess> filters_;
     std::unique_ptr<ChildProcess> check_;                  // hmmsearch's check of the options
     std::map<size_t, std::unique_ptr<ChildProcess>> runs_;  // the final runs still going, by model number
+    // run_whole()'s scratch outputs, and the names they show that the user's replace
+    OutputFiles whole_;
+    std::vector<std::pair<std::string, std::string>> whole_renames_;
 };
 
 int Search::run() {
@@ -172,19 +184,28 @@ int Search::run() {
         hmm_ = cmd_.models;
     }
     // hmmsearch also reads HMMER2 text and hmmpress'd binary models, which
-    // the filters do not: those (and a file that is no model at all, for
-    // hmmsearch to say so) get plain hmmsearch, with its results.
-    if (!is_hmmer3_text(hmm_))
-        return plain_hmmsearch(cmd_.models + " is not a HMMER3 text model file (HMMER2? pressed binary?)");
+    // the filters do not: those get plain hmmsearch, with its results. A
+    // file that is no model at all is refused here, for plain hmmsearch too.
+    const ModelFileKind kind = model_file_kind(hmm_, cmd_.models);
+    if (cmd_.plain_only) {
+        plain_hmmsearch("");
+        return 0;
+    }
+    if (kind != ModelFileKind::hmmer3_text) {
+        plain_hmmsearch(cmd_.models + " is not a HMMER3 text model file (HMMER2 or hmmpress'd binary?)");
+        return 0;
+    }
     models_ = split_query_models(hmm_, cmd_.models, tmp_.path(), cmd_.cutoff);
     if (models_.empty()) throw InternalError("no model in " + cmd_.models);
     // The filters score amino models against protein targets; hmmsearch also
     // searches DNA or RNA targets with nucleotide models: those get plain
     // hmmsearch too.
     for (const QueryModel& m : models_)
-        if (m.alph != AlphabetKind::amino)
-            return plain_hmmsearch(cmd_.models + " holds " + std::string(Alphabet::of(m.alph).name()) +
-                                   " models, and the filters score amino models only");
+        if (m.alph != AlphabetKind::amino) {
+            plain_hmmsearch(cmd_.models + " holds " + std::string(Alphabet::of(m.alph).name()) +
+                            " models, and the filters score amino models only");
+            return 0;
+        }
     // hmmsearch stops at the first model without the bit thresholds that
     // --cut_ga/--cut_tc/--cut_nc ask for, after the results of the models
     // before it; here the outputs appear whole or not at all, so that model
@@ -230,7 +251,10 @@ int Search::run() {
 
 void Search::copy_models() {
     const std::string& from = cmd_.models;
-    auto fail = [&]() -> UsageError { return UsageError("cannot read the models from " + from); };
+    auto fail = [&]() { return InputError(from, 0, std::string("cannot read the models: ") + std::strerror(errno)); };
+    auto cannot_copy = [&]() {
+        return ResourceError("cannot write " + tmp_.file("query.hmm") + ": " + std::strerror(errno));
+    };
     OwnedFd in;
     if (from == "-") {
         in.fd = ::fcntl(0, F_DUPFD_CLOEXEC, 0);
@@ -255,25 +279,85 @@ void Search::copy_models() {
             if (errno == EINTR || errno == EAGAIN) continue;
             throw fail();
         }
-        if (!out.write(buf.data(), n)) throw fail();
+        if (!out.write(buf.data(), n)) throw cannot_copy();
     }
-    if (!out.flush()) throw fail();
+    if (!out.flush()) throw cannot_copy();
 }
 
-int Search::plain_hmmsearch(const std::string& why) {
-    warn(kTool, why + ": running plain hmmsearch");
-    std::vector<std::string> argv{settings_.hmmsearch};
-    argv.insert(argv.end(), cmd_.options.begin(), cmd_.options.end());
-    SpawnOptions options;
-    if (cmd_.models == "-") {  // (the models from stdin go there again)
-        argv.push_back("-");
-        options.stdin_path = hmm_;
-    } else {
-        argv.push_back(hmm_);
+void Search::plain_hmmsearch(const std::string& why) {
+    if (!why.empty()) warn(kTool, why + ": running plain hmmsearch");
+    // (the models from stdin go there again)
+    const bool from_stdin = cmd_.models == "-";
+    run_whole({settings_.hmmsearch}, cmd_.options, from_stdin ? "-" : hmm_, cmd_.targets, from_stdin ? hmm_ : "");
+    deliver_whole();
+}
+
+// One hmmsearch over all the models (`argv` and `options` before the files),
+// writing every output the user asked for to a scratch file of its own, its
+// main output too (its stdout, without -o); its complaints go to another.
+// A failure throws ChildFailure with hmmsearch's message and exit code (4
+// for a run a signal ended: docs/hmmer-filters.md §9.4), before any output
+// of the user's has changed; deliver_whole() then delivers them.
+void Search::run_whole(std::vector<std::string> argv, const std::vector<std::string>& options,
+                       const std::string& models, const std::string& targets, const std::string& stdin_path) {
+    const std::pair<const std::string*, std::string*> outs[] = {{&cmd_.main_out, &whole_.main},
+                                                                {&cmd_.tbl_out, &whole_.tbl},
+                                                                {&cmd_.dom_out, &whole_.dom},
+                                                                {&cmd_.ali_out, &whole_.ali},
+                                                                {&cmd_.pfam_out, &whole_.pfam}};
+    const std::string main = tmp_.file("whole.main"), err = tmp_.file("whole.err");
+    int n = 0;
+    for (const auto& [user, scratch] : outs) {
+        ++n;
+        if (user->empty()) continue;
+        *scratch = n == 1 ? main : tmp_.file("whole." + std::to_string(n));
+        whole_renames_.emplace_back(*scratch, *user);
     }
-    argv.push_back(cmd_.targets);
-    ChildProcess run(argv, options);
-    return run.wait(watch_).shell_code();
+    if (models != cmd_.models) whole_renames_.emplace_back(models, cmd_.models);
+    if (targets != cmd_.targets) whole_renames_.emplace_back(targets, cmd_.targets);
+    const std::vector<std::string> opts = with_output_files(options, whole_);
+    argv.insert(argv.end(), opts.begin(), opts.end());
+    argv.insert(argv.end(), {models, targets});
+    SpawnOptions o;
+    o.stdin_path = stdin_path;
+    if (whole_.main.empty()) {
+        o.stdout_path = main;
+        o.stderr_path = err;
+    } else {
+        o.stdout_path = err;
+        o.stderr_to_stdout = true;
+    }
+    ChildProcess run(argv, o);
+    const ExitStatus status = run.wait(watch_);
+    if (!status.ok()) {
+        std::string why = first_lines(err);
+        if (why.empty() && whole_.main.empty()) {  // (a refused command line is printed to stdout)
+            const std::string out = first_lines(main);
+            if (!out.empty() && out[0] != '#') why = out;
+        }
+        if (why.empty()) why = failure_reason(err, status);
+        throw ChildFailure("hmmsearch failed (exit status " + std::to_string(status.shell_code()) + "): " + why,
+                           passed_on(status));
+    }
+    // What it said beside a success (warnings) is passed on.
+    std::ifstream said(err, std::ios::binary);
+    std::cerr << said.rdbuf();
+    std::cerr.clear();  // (an empty file sets failbit)
+    if (whole_.main.empty()) whole_.main = main;  // (stdout's content, for delivery)
+}
+
+void Search::deliver_whole() const {
+    auto copy = [this](const std::string& scratch) {
+        return [this, scratch](OutputFile& f) { copy_renamed(scratch, whole_renames_, f); };
+    };
+    std::vector<PendingOutput> outputs{{cmd_.main_out, copy(whole_.main)}};
+    const std::pair<const std::string*, const std::string*> more[] = {{&cmd_.tbl_out, &whole_.tbl},
+                                                                      {&cmd_.dom_out, &whole_.dom},
+                                                                      {&cmd_.ali_out, &whole_.ali},
+                                                                      {&cmd_.pfam_out, &whole_.pfam}};
+    for (const auto& [user, scratch] : more)
+        if (!user->empty()) outputs.push_back({*user, copy(*scratch)});
+    deliver_outputs(outputs);
 }
 
 // The MSV, bias, Viterbi and Forward filters in one process (the decisions
@@ -401,15 +485,13 @@ int Search::run_after_filters() {
         empty << ">warpdp-empty\n";
         if (!empty.flush()) throw ResourceError("cannot write " + targets);
     }
-    if (!cmd_.splittable) {  // (its header names the survivors' file)
-        std::vector<std::string> final_argv{settings_.hmmsearch};
-        final_argv.insert(final_argv.end(), zopt_.begin(), zopt_.end());
-        final_argv.insert(final_argv.end(), options_.begin(), options_.end());
-        final_argv.insert(final_argv.end(), {hmm_, targets});
-        ChildProcess final_run(final_argv);
-        const int rc = final_run.wait(watch_).shell_code();
+    if (!cmd_.splittable) {
+        std::vector<std::string> front{settings_.hmmsearch};
+        front.insert(front.end(), zopt_.begin(), zopt_.end());
+        run_whole(front, options_, hmm_, targets, "");
         reap(true);
-        return rc;
+        deliver_whole();
+        return 0;
     }
     for (size_t i : order_) {
         launch_run(i, targets, 0);

@@ -32,11 +32,12 @@ struct FilteredHmmsearchSettings {
     bool times = false;                   // the stages' wall times on stderr
 };
 
-// Runs the search; returns the exit code (hmmsearch's, where one run does
-// all the work: -A, --pfamtblout, or a fallback to plain hmmsearch). Model
-// files the filters cannot read (HMMER2, hmmpress'd, DNA or RNA) get plain
-// hmmsearch, with a warning. Throws UsageError, InputError, ResourceError,
-// ChildFailure, StopSignal.
+// Runs the search and delivers the user's outputs (all of them, or none:
+// every run writes scratch files); returns 0. Model files the filters cannot
+// read (HMMER2, hmmpress'd, DNA or RNA) get plain hmmsearch, with a warning,
+// and so do the options that make the filters useless (plain_only); a
+// missing, empty or garbage model file is refused. Throws UsageError,
+// InputError, ResourceError, ChildFailure, StopSignal, BrokenPipe.
 int run_filtered_hmmsearch(const HmmsearchCommand& command, const FilteredHmmsearchSettings& settings,
                            const StopSignalWatch& watch);
 

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <utility>
 
 #include <boost/program_options.hpp>
 
@@ -113,6 +114,10 @@ bool asks_for_help(std::span<const std::string> args) {
     return std::find(args.begin(), args.end(), "-h") != args.end();
 }
 
+bool asks_for_own_help(std::span<const std::string> args) {
+    return std::find(args.begin(), args.end(), "--help") != args.end();
+}
+
 HmmsearchCommand read_hmmsearch_command(std::span<const std::string> args) {
     const std::vector<std::string> plain = plain_spellings(args);
     HmmsearchCommand c;
@@ -153,6 +158,8 @@ HmmsearchCommand read_hmmsearch_command(std::span<const std::string> args) {
             once(c.dom_out, opt, value);
             continue;
         }
+        if (opt == "-A") once(c.ali_out, opt, value);
+        else if (opt == "--pfamtblout") once(c.pfam_out, opt, value);
         if (opt == "--F1") c.F1 = value;
         else if (opt == "--F2") c.F2 = value;
         else if (opt == "--F3") c.F3 = value;
@@ -190,6 +197,24 @@ std::vector<std::string> options_check_options(const HmmsearchCommand& command) 
             a.push_back("/dev/null");
             ++i;
         }
+    }
+    return a;
+}
+
+std::vector<std::string> with_output_files(const std::vector<std::string>& options, const OutputFiles& files) {
+    const std::pair<const char*, const std::string*> outs[] = {{"-o", &files.main},
+                                                               {"--tblout", &files.tbl},
+                                                               {"--domtblout", &files.dom},
+                                                               {"-A", &files.ali},
+                                                               {"--pfamtblout", &files.pfam}};
+    std::vector<std::string> a;
+    for (size_t i = 0; i < options.size(); ++i) {
+        a.push_back(options[i]);
+        if (!takes_value(options[i]) || i + 1 >= options.size()) continue;
+        std::string value = options[++i];
+        for (const auto& [name, file] : outs)
+            if (options[i - 1] == name && !file->empty()) value = *file;
+        a.push_back(value);
     }
     return a;
 }

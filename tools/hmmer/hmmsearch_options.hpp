@@ -41,6 +41,7 @@ struct HmmsearchCommand {
     bool splittable = true;
     std::string cutoff;  // "GA", "TC" or "NC" for --cut_ga, --cut_tc, --cut_nc (the last given); empty
     std::string cpu, main_out, tbl_out, dom_out;  // the values of --cpu, -o, --tblout, --domtblout; empty: not given
+    std::string ali_out, pfam_out;                // the values of -A, --pfamtblout; empty: not given
     uint64_t cpu_threads = 0;                     // --cpu's value
     std::string models, targets;
 };
@@ -49,8 +50,12 @@ struct HmmsearchCommand {
 // shows hmmsearch's help).
 bool asks_for_help(std::span<const std::string> args);
 
+// True when any argument is "--help" (gpu-hmmsearch's own help; hmmsearch
+// has no such option).
+bool asks_for_own_help(std::span<const std::string> args);
+
 // Reads the arguments after the program name. Throws UsageError for an
-// option without its value, -o/--tblout/--domtblout/--cpu given twice (as
+// option without its value, an output option or --cpu given twice (as
 // hmmsearch refuses them), --tformat other than FASTA, fewer than two files,
 // or a --cpu that is not a whole number.
 HmmsearchCommand read_hmmsearch_command(std::span<const std::string> args);
@@ -63,5 +68,16 @@ uint64_t whole_number(const std::string& what, const std::string& text);
 // target): per_model_options with the files of -A and --pfamtblout made
 // /dev/null, so that the check writes nothing.
 std::vector<std::string> options_check_options(const HmmsearchCommand& command);
+
+// The files a run writes in place of the user's (scratch files, delivered
+// once the run has succeeded); empty: that output was not asked for.
+struct OutputFiles {
+    std::string main, tbl, dom, ali, pfam;  // -o, --tblout, --domtblout, -A, --pfamtblout
+};
+
+// `options` (HmmsearchCommand::options, made plain) with the values of -o,
+// --tblout, --domtblout, -A and --pfamtblout replaced by those of `files`
+// that are set.
+std::vector<std::string> with_output_files(const std::vector<std::string>& options, const OutputFiles& files);
 
 }  // namespace warpdp

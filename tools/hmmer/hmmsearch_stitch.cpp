@@ -9,7 +9,9 @@
 #include <string_view>
 #include <utility>
 
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "core/base/errors.hpp"
 #include "core/io/output_file.hpp"
@@ -143,51 +145,103 @@ ResourceError cannot_write(const std::string& path, const ResourceError& e) {
 }
 }  // namespace
 
-void deliver_stitched_outputs(const RunOutputs& runs, const StitchedNames& names) {
-    struct Output {
-        const std::string* path;
-        void (*stitch)(const std::vector<std::string>&, const StitchedNames&, OutputFile&);
-        const std::vector<std::string>* runs;
-        bool in_place = false;
-    };
-    std::vector<Output> outputs{{&names.main_out, stitch_main_output, &runs.main}};
-    if (!names.tbl_out.empty()) outputs.push_back({&names.tbl_out, stitch_table, &runs.tbl});
-    if (!names.dom_out.empty()) outputs.push_back({&names.dom_out, stitch_table, &runs.dom});
-    for (Output& o : outputs) {
-        struct stat st {};
-        const std::string& path = *o.path;
-        o.in_place = path.empty() || path == "-" || (::lstat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode));
-    }
-    auto shown = [](const std::string& path) { return path.empty() || path == "-" ? std::string("stdout") : path; };
-    // Regular files: stitched and flushed (a full disk shows now), then all renamed.
-    std::vector<std::pair<const Output*, std::unique_ptr<OutputFile>>> files;
-    for (const Output& o : outputs) {
-        if (o.in_place) continue;
-        try {
-            auto file = std::make_unique<OutputFile>(*o.path);
-            o.stitch(*o.runs, names, *file);
-            file->flush();
-            files.emplace_back(&o, std::move(file));
-        } catch (const ResourceError& e) {
-            throw cannot_write(*o.path, e);
+namespace {
+
+std::string shown(const std::string& path) { return path.empty() || path == "-" ? std::string("stdout") : path; }
+
+// The order of delivery: regular files (and new paths), then whatever is
+// written in place, then symlinks (which OutputFile may write in place).
+int delivery_rank(const std::string& path) {
+    struct stat st {};
+    if (path.empty() || path == "-") return 1;
+    if (::lstat(path.c_str(), &st) != 0 || S_ISREG(st.st_mode)) return 0;
+    return S_ISLNK(st.st_mode) ? 2 : 1;
+}
+
+}  // namespace
+
+void deliver_outputs(const std::vector<PendingOutput>& outputs) {
+    std::vector<std::pair<const PendingOutput*, std::unique_ptr<OutputFile>>> written;
+    bool reader_gone = false;
+    for (int rank = 0; rank < 3; ++rank) {
+        for (const PendingOutput& o : outputs) {
+            if (delivery_rank(o.path) != rank) continue;
+            try {
+                auto file = std::make_unique<OutputFile>(o.path);
+                o.write(*file);
+                file->flush();
+                written.emplace_back(&o, std::move(file));
+            } catch (const BrokenPipe&) {
+                reader_gone = true;
+            } catch (const ResourceError& e) {
+                throw cannot_write(shown(o.path), e);
+            }
         }
     }
-    for (auto& [o, file] : files) {
+    for (auto& [o, file] : written) {
         try {
             file->commit();
+        } catch (const BrokenPipe&) {
+            reader_gone = true;
         } catch (const ResourceError& e) {
-            throw cannot_write(*o->path, e);
+            throw cannot_write(shown(o->path), e);
         }
     }
-    for (const Output& o : outputs) {
-        if (!o.in_place) continue;
-        try {
-            OutputFile file(*o.path);
-            o.stitch(*o.runs, names, file);
-            file.commit();
-        } catch (const ResourceError& e) {
-            throw cannot_write(shown(*o.path), e);
+    if (reader_gone) throw BrokenPipe();
+}
+
+void deliver_stitched_outputs(const RunOutputs& runs, const StitchedNames& names) {
+    std::vector<PendingOutput> outputs{
+        {names.main_out, [&](OutputFile& f) { stitch_main_output(runs.main, names, f); }}};
+    if (!names.tbl_out.empty())
+        outputs.push_back({names.tbl_out, [&](OutputFile& f) { stitch_table(runs.tbl, names, f); }});
+    if (!names.dom_out.empty())
+        outputs.push_back({names.dom_out, [&](OutputFile& f) { stitch_table(runs.dom, names, f); }});
+    deliver_outputs(outputs);
+}
+
+void copy_renamed(const std::string& run, const std::vector<std::pair<std::string, std::string>>& renames,
+                  OutputFile& out) {
+    struct stat st {};
+    if (::stat(run.c_str(), &st) != 0 && errno == ENOENT) return;
+    Lines lines(run);
+    std::string_view line;
+    std::string renamed;
+    while (lines.next(line)) {
+        if (line.empty() || line[0] != '#') {
+            put(out, line);
+            continue;
         }
+        renamed.assign(line);
+        for (const auto& [from, to] : renames) {
+            if (from.empty()) continue;
+            for (size_t at = 0; (at = renamed.find(from, at)) != std::string::npos; at += to.size())
+                renamed.replace(at, from.size(), to);
+        }
+        put(out, renamed);
+    }
+}
+
+void check_writable(const std::string& path) {
+    if (path.empty() || path == "-") return;
+    auto refuse = [&](int err) { return ResourceError("cannot write " + path + ": " + std::strerror(err)); };
+    struct stat st {};
+    if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) throw refuse(EISDIR);
+    if (::lstat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
+        // Written in place: opened as it will be, but not truncated (a FIFO
+        // without a reader yet is no refusal).
+        const int fd = ::open(path.c_str(), O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+        if (fd >= 0) {
+            ::close(fd);
+            return;
+        }
+        if (errno == ENXIO || (errno == ENOENT && S_ISLNK(st.st_mode))) return;  // (a dangling link: made at the end)
+        throw refuse(errno);
+    }
+    try {
+        OutputFile probe(path);  // (its temporary goes with it)
+    } catch (const ResourceError& e) {
+        throw cannot_write(path, e);
     }
 }
 

@@ -5,7 +5,9 @@
 // names and descriptions need not be UTF-8.
 #pragma once
 
+#include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace warpdp {
@@ -35,13 +37,43 @@ struct RunOutputs {
     std::vector<std::string> main, tbl, dom;
 };
 
+// One of the user's outputs: its path (empty or "-": stdout) and what writes
+// its content.
+struct PendingOutput {
+    std::string path;
+    std::function<void(OutputFile&)> write;
+};
+
+// Writes every output whole, or changes none of them (as far as a device or
+// a pipe allows): regular files (and new paths) are written to temporaries
+// beside them and flushed, so that a full disk shows now; then stdout,
+// devices and FIFOs are written and flushed in place, then symlinks; only
+// then are the temporaries renamed into place, and the rest closed. A
+// reader of stdout (or of a FIFO) that has gone (`| head`: it has what it
+// wanted) does not stop the others: BrokenPipe is thrown once all are
+// delivered. Throws ResourceError "cannot write PATH: why" (PATH "stdout"
+// for stdout).
+void deliver_outputs(const std::vector<PendingOutput>& outputs);
+
 // Writes the stitched main output (to stdout when -o was not given) and the
-// tables asked for: each whole or not at all, and all of them or none. Each
-// regular file is stitched into a temporary beside it, and only once all
-// are complete are they renamed into place; stdout, a device, a FIFO or a
-// symlink is written in place (OutputFile), after the files. Throws
-// ResourceError "cannot write PATH", or BrokenPipe when stdout's reader has
-// gone (`| head`: it has what it wanted).
+// tables asked for, through deliver_outputs().
 void deliver_stitched_outputs(const RunOutputs& runs, const StitchedNames& names);
+
+// The output of one run over all the models, as it is, but for the scratch
+// paths in its lines that start with '#' (the header, the tables' footers,
+// the main output's "# Alignment of N hits ... saved to:"), each replaced by
+// what the user named: `renames` holds (scratch path, user's name) pairs. A
+// missing `run` copies as empty (hmmsearch writes no -A file for no hits
+// on some paths).
+void copy_renamed(const std::string& run, const std::vector<std::pair<std::string, std::string>>& renames,
+                  OutputFile& out);
+
+// Refuses, before any work, an output that cannot be written: a directory, a
+// path in a missing or unwritable folder (a temporary is made there and
+// removed), a device or FIFO that cannot be opened for writing (opened
+// without truncating it, and closed). Nothing about the path changes. A
+// device that fails only when written (/dev/full) fails at delivery.
+// Throws ResourceError "cannot write PATH: why"; stdout ("" or "-") passes.
+void check_writable(const std::string& path);
 
 }  // namespace warpdp

@@ -9,6 +9,8 @@
 #include <string_view>
 #include <utility>
 
+#include <sys/stat.h>
+
 #include "core/base/errors.hpp"
 #include "core/hmmer/hmm_reader.hpp"
 #include "core/io/byte_source.hpp"
@@ -101,21 +103,44 @@ void cut_models(const std::string& path, const std::string& shown_path, ModelCut
 
 }  // namespace
 
-bool is_hmmer3_text(const std::string& path) {
+ModelFileKind model_file_kind(const std::string& path, const std::string& shown_path) {
+    if (struct stat st {}; ::stat(path.c_str(), &st) != 0 && errno == ENOENT &&
+                           ::stat((path + ".h3m").c_str(), &st) == 0)
+        return ModelFileKind::other_hmmer;  // (hmmsearch opens the binary in its place)
+    auto refuse = [&](const std::string& why) { return InputError(shown_path, 0, why); };
+    std::string head;
     try {
         ByteSource src(path);
-        std::string head;
-        char buf[7];
-        while (head.size() < 7) {
-            const std::ptrdiff_t n = src.read(buf, 7 - head.size());
-            if (n <= 0) break;
+        char buf[4096];
+        while (head.size() < 64 * 1024) {
+            const std::ptrdiff_t n = src.read(buf, sizeof buf);
+            if (n < 0) throw refuse("cannot read the models: " + src.failure_reason());
+            if (n == 0) break;
             head.append(buf, static_cast<size_t>(n));
+            if (head.find('\n') != std::string::npos && head.find_first_not_of(" \t\r\n") != std::string::npos) break;
         }
-        std::erase(head, '\0');
-        return head == "HMMER3/";
-    } catch (const InputError&) {
-        return false;
+    } catch (const InputError& e) {
+        throw refuse(e.message());
     }
+    if (head.empty()) throw refuse("empty model file");
+    // hmmpress'd (or hmmconvert -b) models open with a magic number
+    // 0xe8eded?? in either byte order: "hmm" and a version letter, each byte
+    // with its high bit set.
+    const auto u = [&](size_t i) { return static_cast<unsigned char>(head[i]); };
+    if (head.size() >= 4 && ((u(3) == 0xe8 && u(2) == 0xed && u(1) == 0xed) ||
+                             (u(0) == 0xe8 && u(1) == 0xed && u(2) == 0xed)))
+        return ModelFileKind::other_hmmer;
+    std::erase(head, '\0');
+    if (head.compare(0, 7, "HMMER3/") == 0) return ModelFileKind::hmmer3_text;
+    // The first word of the first line that is not blank.
+    const size_t from = head.find_first_not_of(" \t\r\n");
+    if (from == std::string::npos) throw refuse("empty model file (blank lines only)");
+    std::string word(first_word(std::string_view(head).substr(from)).substr(0, 40));
+    for (char& c : word)
+        if (!std::isprint(static_cast<unsigned char>(c))) c = '?';
+    if (word.compare(0, 7, "HMMER3/") == 0 || word.compare(0, 6, "HMMER2") == 0) return ModelFileKind::other_hmmer;
+    throw refuse("not a HMMER model file: it starts with '" + word +
+                 "', not a format line such as 'HMMER3/f'");
 }
 
 std::vector<QueryModel> split_query_models(const std::string& path, const std::string& shown_path,

@@ -20,11 +20,19 @@
 
 namespace warpdp {
 
-// True when the file's first bytes (after gzip, if it is compressed; NUL
-// bytes dropped) are "HMMER3/": a HMMER3 text model file, the only kind the
-// filters read (hmmsearch also reads HMMER2 text and hmmpress'd binary
-// models). False too when it cannot be read: hmmsearch then says why.
-bool is_hmmer3_text(const std::string& path);
+// What a model file holds, by its first bytes (after gzip, if it is
+// compressed; NUL bytes dropped).
+enum class ModelFileKind {
+    hmmer3_text,  // "HMMER3/...": the only kind the filters read
+    other_hmmer,  // HMMER2 text, hmmpress'd binary, or text hmmsearch may still read: plain hmmsearch's
+};
+
+// Throws InputError naming `shown_path` (the name the user gave: `path` may be
+// a copy of stdin) for a file that cannot be read, is empty, or starts with
+// neither a model's format line nor a binary model's magic number: those
+// would fail in hmmsearch too, where a message about the file is the answer.
+// A missing file whose hmmpress'd binary (PATH.h3m) exists is hmmsearch's.
+ModelFileKind model_file_kind(const std::string& path, const std::string& shown_path);
 
 struct QueryModel {
     std::string name;

@@ -93,11 +93,33 @@ TEST_CASE("whole numbers: digits only, saturating") {
 TEST_CASE("-A and --pfamtblout make one run; the options check writes them to /dev/null") {
     const auto c = read({"-A", "a.sto", "--pfamtblout", "p.tbl", "--acc"});
     CHECK_FALSE(c.splittable);
+    CHECK(c.ali_out == "a.sto");
+    CHECK(c.pfam_out == "p.tbl");
     CHECK(options_check_options(c) == Args{"-A", "/dev/null", "--pfamtblout", "/dev/null", "--acc"});
+    CHECK_THROWS_WITH_AS(read({"-A", "a", "-Ab"}), "option -A has already been set", UsageError);
+    CHECK_THROWS_WITH_AS(read({"--pfamtblout", "a", "--pfam=b"}), "option --pfamtblout has already been set",
+                         UsageError);
 }
 
-TEST_CASE("-h anywhere asks for hmmsearch's help") {
+TEST_CASE("every output goes to the run's own file; the other options stay as they are") {
+    const auto c = read({"--tblout", "t.tbl", "-E", "-o", "-o", "o.out", "-A", "a.sto", "--pfamtblout", "p", "--acc"});
+    CHECK(c.main_out == "o.out");  // (-E's value is "-o")
+    OutputFiles files;
+    files.main = "/s/main";
+    files.tbl = "/s/tbl";
+    files.ali = "/s/ali";
+    files.pfam = "/s/pfam";
+    CHECK(with_output_files(c.options, files) ==
+          Args{"--tblout", "/s/tbl", "-E", "-o", "-o", "/s/main", "-A", "/s/ali", "--pfamtblout", "/s/pfam", "--acc"});
+    files.main.clear();  // (a run whose stdout is its main output)
+    CHECK(with_output_files(read({"--tblout", "t"}).options, files) == Args{"--tblout", "/s/tbl"});
+}
+
+TEST_CASE("-h anywhere asks for hmmsearch's help, --help for gpu-hmmsearch's") {
     CHECK(asks_for_help(Args{"--acc", "-h", "m.hmm", "db.fa"}));
     CHECK(asks_for_help(Args{"-h"}));
     CHECK_FALSE(asks_for_help(Args{"--help", "m.hmm", "db.fa"}));
+    CHECK(asks_for_own_help(Args{"--help"}));
+    CHECK(asks_for_own_help(Args{"--acc", "--help", "m.hmm", "db.fa"}));
+    CHECK_FALSE(asks_for_own_help(Args{"-h"}));
 }

@@ -2,10 +2,13 @@
 // run's header and footer, naming the user's files, every run's results.
 #include <doctest/doctest.h>
 
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
 #include <vector>
+
+#include <unistd.h>
 
 #include "core/base/errors.hpp"
 #include "core/io/output_file.hpp"
@@ -92,4 +95,77 @@ TEST_CASE("delivery: all outputs or none") {
     deliver_stitched_outputs({{a}, {t}, {}}, {"m.hmm", "db.fa", o, (dir.path() / "t.tbl").string(), ""});
     CHECK(slurp(dir.path() / "t.tbl").find("# Query file:      m.hmm\n") != std::string::npos);
     CHECK(slurp(o).find("# output directed to file:         " + o + "\n") != std::string::npos);
+}
+
+TEST_CASE("delivery: a device that fails leaves every other output as it was") {
+    test::TempDir dir;
+    const auto a = dir.write("a.out", main_output("one")).string();
+    const auto t = dir.write("a.tbl", table("r1\n")).string();
+    const auto o = dir.write("o.out", "old o\n").string();
+    const auto tbl = dir.write("t.tbl", "old t\n").string();
+    const StitchedNames names{"m.hmm", "db.fa", o, tbl, "/dev/full"};
+    CHECK_THROWS_WITH_AS(deliver_stitched_outputs({{a}, {t}, {t}}, names), doctest::Contains("cannot write /dev/full"),
+                         ResourceError);
+    CHECK(slurp(o) == "old o\n");
+    CHECK(slurp(tbl) == "old t\n");
+    CHECK(std::distance(std::filesystem::directory_iterator(dir.path()), {}) == 4);  // (no temporary left)
+}
+
+TEST_CASE("one run's output copied, its scratch paths in '#' lines made the user's names") {
+    test::TempDir dir;
+    const auto run = dir.write("r.out",
+                               "# query HMM file:                  /s/query.hmm\n"
+                               "# output directed to file:         /s/whole.main\n"
+                               "# MSA of all hits saved to file:   /s/whole.4\n"
+                               "Query:       fn3  [M=86]\n"
+                               "  /s/whole.4 in a line that is not a comment stays\n"
+                               "# Alignment of 4 hits satisfying inclusion thresholds saved to: /s/whole.4\n"
+                               "# Option settings: hmmsearch -o /s/whole.main -A /s/whole.4 /s/query.hmm db.fa \n"
+                               "[ok]\n")
+                         .string();
+    const auto out = (dir.path() / "c.out").string();
+    {
+        OutputFile f(out);
+        copy_renamed(run, {{"/s/whole.main", "o.out"}, {"/s/whole.4", "a.sto"}, {"/s/query.hmm", "-"}}, f);
+        f.commit();
+    }
+    CHECK(slurp(out) == "# query HMM file:                  -\n"
+                        "# output directed to file:         o.out\n"
+                        "# MSA of all hits saved to file:   a.sto\n"
+                        "Query:       fn3  [M=86]\n"
+                        "  /s/whole.4 in a line that is not a comment stays\n"
+                        "# Alignment of 4 hits satisfying inclusion thresholds saved to: a.sto\n"
+                        "# Option settings: hmmsearch -o o.out -A a.sto - db.fa \n"
+                        "[ok]\n");
+    {
+        OutputFile f(out);
+        copy_renamed((dir.path() / "missing").string(), {}, f);  // (as an empty file)
+        f.commit();
+    }
+    CHECK(slurp(out).empty());
+}
+
+TEST_CASE("outputs are checked before any work, and nothing about them changes") {
+    test::TempDir dir;
+    const auto kept = dir.write("kept.tbl", "old\n").string();
+    check_writable(kept);
+    check_writable((dir.path() / "new.tbl").string());
+    check_writable("/dev/null");
+    check_writable("");
+    check_writable("-");
+    CHECK(slurp(kept) == "old\n");
+    CHECK(std::distance(std::filesystem::directory_iterator(dir.path()), {}) == 1);
+    const auto missing = (dir.path() / "nodir" / "t.tbl").string();
+    CHECK_THROWS_WITH_AS(check_writable(missing),
+                         ("cannot write " + missing + ": cannot create output file: No such file or directory").c_str(),
+                         ResourceError);
+    CHECK_THROWS_WITH_AS(check_writable(dir.path().string()),
+                         ("cannot write " + dir.path().string() + ": Is a directory").c_str(), ResourceError);
+    if (::geteuid() != 0) {  // (root writes anywhere)
+        std::filesystem::create_directory(dir.path() / "ro");
+        std::filesystem::permissions(dir.path() / "ro",
+                                     std::filesystem::perms::owner_read | std::filesystem::perms::owner_exec);
+        CHECK_THROWS_AS(check_writable((dir.path() / "ro" / "t.tbl").string()), ResourceError);
+        std::filesystem::permissions(dir.path() / "ro", std::filesystem::perms::owner_all);
+    }
 }

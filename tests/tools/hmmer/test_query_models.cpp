@@ -69,20 +69,53 @@ TEST_CASE("gzip model files are cut as their text; the alphabet comes from the r
     gzFile gz = gzopen(path.c_str(), "wb");
     gzwrite(gz, kDna.data(), static_cast<unsigned>(kDna.size()));
     gzclose(gz);
-    CHECK(is_hmmer3_text(path));
+    CHECK(model_file_kind(path, path) == ModelFileKind::hmmer3_text);
     const auto models = split_query_models(path, path, dir.path().string(), "");
     REQUIRE(models.size() == 1);
     CHECK(models[0].alph == AlphabetKind::dna);
     CHECK(slurp(models[0].file) == kDna);
 }
 
-TEST_CASE("only HMMER3 text is taken; a malformed file is refused naming the user's file and line") {
+TEST_CASE("HMMER3 text is the filters'; HMMER2 text and pressed binaries are hmmsearch's") {
     test::TempDir dir;
-    CHECK_FALSE(is_hmmer3_text(dir.write("e.hmm", "").string()));
-    CHECK_FALSE(is_hmmer3_text(dir.write("h2.hmm", "HMMER2.0  [2.3.2]\n").string()));
-    CHECK_FALSE(is_hmmer3_text((dir.path() / "missing.hmm").string()));
+    auto kind = [&](const std::string& name, const std::string& text) {
+        const auto path = dir.write(name, text).string();
+        return model_file_kind(path, path);
+    };
+    CHECK(kind("f.hmm", kFn3) == ModelFileKind::hmmer3_text);
+    CHECK(kind("h2.hmm", "HMMER2.0  [2.3.2]\nNAME  x\n") == ModelFileKind::other_hmmer);
+    CHECK(kind("blank.hmm", "\n\n" + kFn3) == ModelFileKind::other_hmmer);  // (hmmsearch's reader to judge)
+    CHECK(kind("p.h3m", std::string("\xba\xed\xed\xe8\x8a\xdf\x01\x00", 8)) == ModelFileKind::other_hmmer);
+    CHECK(kind("swapped.h3m", std::string("\xe8\xed\xed\xba\x00\x01", 6)) == ModelFileKind::other_hmmer);
+    // hmmsearch opens PATH.h3m in place of a missing PATH.
+    dir.write("pressed.hmm.h3m", std::string("\xba\xed\xed\xe8", 4));
+    const auto pressed = (dir.path() / "pressed.hmm").string();
+    CHECK(model_file_kind(pressed, pressed) == ModelFileKind::other_hmmer);
+}
+
+TEST_CASE("a file that is no model file at all is refused naming the user's file") {
+    test::TempDir dir;
+    auto refusal = [&](const std::string& path) {
+        try {
+            model_file_kind(path, "shown.hmm");
+        } catch (const InputError& e) {
+            CHECK(e.file() == "shown.hmm");
+            return e.message();
+        }
+        return std::string("(taken)");
+    };
+    CHECK(refusal((dir.path() / "missing.hmm").string()) == "cannot open: No such file or directory");
+    CHECK(refusal(dir.write("e.hmm", "").string()) == "empty model file");
+    CHECK(refusal(dir.write("b.hmm", "\n \n").string()) == "empty model file (blank lines only)");
+    CHECK(refusal(dir.write("g.hmm", ">seq\nACDEF\n").string()) ==
+          "not a HMMER model file: it starts with '>seq', not a format line such as 'HMMER3/f'");
+    CHECK(refusal(dir.write("bin.hmm", std::string("\x01\x02 z", 4)).string()).find("'?" "?'") != std::string::npos);
+}
+
+TEST_CASE("a malformed HMMER3 file is refused naming the user's file and line") {
+    test::TempDir dir;
     const auto bad = dir.write("bad.hmm", kFn3 + "garbage\n").string();
-    CHECK(is_hmmer3_text(bad));
+    CHECK(model_file_kind(bad, bad) == ModelFileKind::hmmer3_text);
     CHECK_THROWS_WITH_AS(split_query_models(bad, "-", dir.path().string(), ""),
                          "-:286: expected the 'HMMER3/<a..f>' line of the next model, found 'garbage'", InputError);
 }
