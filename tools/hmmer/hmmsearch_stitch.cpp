@@ -149,13 +149,13 @@ namespace {
 
 std::string shown(const std::string& path) { return path.empty() || path == "-" ? std::string("stdout") : path; }
 
-// The order of delivery: regular files (and new paths), then whatever is
-// written in place, then symlinks (which OutputFile may write in place).
+// The order of delivery: files replaced atomically (regular files, new
+// paths, symlinks to either), then whatever is written in place.
 int delivery_rank(const std::string& path) {
     struct stat st {};
     if (path.empty() || path == "-") return 1;
-    if (::lstat(path.c_str(), &st) != 0 || S_ISREG(st.st_mode)) return 0;
-    return S_ISLNK(st.st_mode) ? 2 : 1;
+    if (::stat(follow_symlinks(path).c_str(), &st) != 0 || S_ISREG(st.st_mode)) return 0;
+    return 1;
 }
 
 }  // namespace
@@ -163,7 +163,7 @@ int delivery_rank(const std::string& path) {
 void deliver_outputs(const std::vector<PendingOutput>& outputs) {
     std::vector<std::pair<const PendingOutput*, std::unique_ptr<OutputFile>>> written;
     bool reader_gone = false;
-    for (int rank = 0; rank < 3; ++rank) {
+    for (int rank = 0; rank < 2; ++rank) {
         for (const PendingOutput& o : outputs) {
             if (delivery_rank(o.path) != rank) continue;
             try {
@@ -227,7 +227,7 @@ void check_writable(const std::string& path) {
     auto refuse = [&](int err) { return ResourceError("cannot write " + path + ": " + std::strerror(err)); };
     struct stat st {};
     if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) throw refuse(EISDIR);
-    if (::lstat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
+    if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
         // Written in place: opened as it will be, but not truncated (a FIFO
         // without a reader yet is no refusal).
         const int fd = ::open(path.c_str(), O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
@@ -235,7 +235,7 @@ void check_writable(const std::string& path) {
             ::close(fd);
             return;
         }
-        if (errno == ENXIO || (errno == ENOENT && S_ISLNK(st.st_mode))) return;  // (a dangling link: made at the end)
+        if (errno == ENXIO) return;
         throw refuse(errno);
     }
     try {

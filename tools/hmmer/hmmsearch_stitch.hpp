@@ -45,9 +45,9 @@ struct PendingOutput {
 };
 
 // Writes every output whole, or changes none of them (as far as a device or
-// a pipe allows): regular files (and new paths) are written to temporaries
-// beside them and flushed, so that a full disk shows now; then stdout,
-// devices and FIFOs are written and flushed in place, then symlinks; only
+// a pipe allows): regular files (new paths, and the files symlinks name)
+// are written to temporaries beside them and flushed, so that a full disk
+// shows now; then stdout, devices and FIFOs are written and flushed in place; only
 // then are the temporaries renamed into place, and the rest closed. A
 // reader of stdout (or of a FIFO) that has gone (`| head`: it has what it
 // wanted) does not stop the others: BrokenPipe is thrown once all are
