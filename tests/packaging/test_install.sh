@@ -35,6 +35,19 @@ for t in $tools; do
 done
 echo "installed and answering --version: $(echo $tools)"
 
+# `make install` from an existing build on a system without apt-get or dpkg:
+# it installs the tools and nothing else, and asks for no package.
+nodeb=$tmp/no-apt-bin
+mkdir -p "$nodeb"
+for p in make cmake ninja sh bash env cat mkdir rm cp mv ln chmod install sed grep test true nproc; do
+    w=$(command -v "$p" 2>/dev/null) && ln -sf "$w" "$nodeb/$p"
+done
+env -i HOME="$tmp" PATH="$nodeb" make -s -C "$src" install BUILD="$build" PREFIX="$tmp/no-apt" > "$tmp/make-install.log" 2>&1 || {
+    echo "FAIL: make install without apt-get:" >&2; cat "$tmp/make-install.log" >&2; exit 1; }
+got=$(cd "$tmp/no-apt" && find . ! -type d | sed 's|^\./||' | sort)
+[ "$got" = "$want" ] || { echo "FAIL: make install without apt-get installed other files" >&2; echo "$got" >&2; exit 1; }
+echo "make install without apt-get: the same tools"
+
 if ! command -v hmmsearch > /dev/null; then
     echo "SKIP: hmmsearch is not installed (Debian package hmmer): gpu-hmmsearch not run" >&2; exit 77
 fi
