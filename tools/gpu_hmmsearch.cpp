@@ -39,6 +39,7 @@
 #include "tools/hmmer/filtered_hmmsearch.hpp"
 #include "tools/hmmer/hmmsearch_options.hpp"
 #include "tools/hmmer/hmmsearch_stitch.hpp"
+#include "tools/hmmer/hmmsearch_version.hpp"
 
 using namespace warpdp;
 
@@ -138,7 +139,7 @@ int run(int argc, char** argv) {
     // hmmsearch has no --version, so the one every warpdp tool answers (and
     // that workflow managers call for their version reports) cannot clash.
     if (args.size() == 1 && args[0] == "--version") {
-        std::cout << version_text(kTool);
+        std::cout << version_text(kTool) << hmmsearch_version_line(settings.hmmsearch);
         return 0;
     }
     const HmmsearchCommand command = read_hmmsearch_command(args);

@@ -56,6 +56,7 @@ int run(int argc, char** argv) {
          "refuse a read longer than this (a guard against a genome given by mistake)")
         ("stats", po::value<std::string>(&a.stats), "also write the run summary as JSON to FILE");
     cli.positional().add("in", 1);
+    cli.add_environment("SEQ_LOOKUP_FILE", "SeqDist's substitution table when --lookup is not given (as SeqDist)");
     cli.set_formats({"ndist", "tsv", "jsonl", "phylip", "binary"});
     if (!cli.parse(argc, argv)) return 0;
     check_at_most("--chunk-pairs", a.chunk_pairs, uint64_t{1} << 40);

@@ -11,6 +11,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <htslib/bgzf.h>
+
 #include "core/base/errors.hpp"
 
 namespace warpdp {
@@ -43,6 +45,43 @@ void withdraw_temporary(int slot) {
     if (slot < 0) return;
     g_temps[static_cast<size_t>(slot)].published = false;
     g_temps[static_cast<size_t>(slot)].claimed = false;
+}
+
+// A name ending in ".gz" is written compressed, as BGZF (gzip that htslib
+// can also index and read in parallel): a FILE whose writes go through a
+// BGZF stream on the descriptor, so the rest of OutputFile is unchanged.
+ssize_t bgzf_cookie_write(void* cookie, const char* buf, size_t n) {
+    if (bgzf_write(static_cast<BGZF*>(cookie), buf, n) < 0) {
+        if (errno == 0) errno = EIO;
+        return -1;
+    }
+    return static_cast<ssize_t>(n);
+}
+int bgzf_cookie_close(void* cookie) {
+    errno = 0;
+    if (bgzf_close(static_cast<BGZF*>(cookie)) == 0) return 0;
+    if (errno == 0) errno = EIO;
+    return -1;
+}
+bool names_gzip(const std::string& path) { return path.size() > 3 && path.compare(path.size() - 3, 3, ".gz") == 0; }
+// fd: open for writing; owned by the result (closed on failure too).
+std::FILE* open_stream(int fd, bool gzip) {
+    if (!gzip) {
+        std::FILE* f = ::fdopen(fd, "w");
+        if (!f) ::close(fd);
+        return f;
+    }
+    BGZF* z = bgzf_dopen(fd, "w");
+    if (!z) {
+        ::close(fd);
+        return nullptr;
+    }
+    cookie_io_functions_t io{};
+    io.write = bgzf_cookie_write;
+    io.close = bgzf_cookie_close;
+    std::FILE* f = ::fopencookie(z, "w", io);
+    if (!f) bgzf_close(z);
+    return f;
 }
 
 // File outputs made and not yet committed or abandoned: while any is open, a
@@ -132,7 +171,8 @@ OutputFile::OutputFile(const std::string& path) : path_(path) {
     // written in place: renaming a temporary over it would replace the node.
     if (exists && !S_ISREG(st.st_mode)) {
         if (S_ISDIR(st.st_mode)) throw ResourceError(path + ": cannot write output: is a directory");
-        stream_ = std::fopen(target_.c_str(), "w");
+        const int fd = ::open(target_.c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC);
+        stream_ = fd < 0 ? nullptr : open_stream(fd, names_gzip(path));
         if (!stream_) throw ResourceError(path + ": cannot open output file: " + std::strerror(errno));
         in_place_ = true;
         counted_ = true;
@@ -147,9 +187,8 @@ OutputFile::OutputFile(const std::string& path) : path_(path) {
     const int fd = ::mkstemp(tmp_path_.data());
     if (fd < 0) throw ResourceError(path + ": cannot create output file: " + std::strerror(errno));
     ::fchmod(fd, static_cast<mode_t>(mode));  // (mkstemp made it 0600; a failure only leaves it private)
-    stream_ = ::fdopen(fd, "w");
+    stream_ = open_stream(fd, names_gzip(path));
     if (!stream_) {
-        ::close(fd);
         std::remove(tmp_path_.c_str());
         throw ResourceError(path + ": cannot open output file: " + std::strerror(errno));
     }

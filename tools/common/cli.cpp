@@ -40,6 +40,17 @@ std::string version_text(const std::string& tool) {
     return s.str();
 }
 
+std::string Cli::environment_help() const {
+    std::vector<std::pair<std::string, std::string>> vars = environment_;
+    vars.emplace_back("WARPDP_PROGRESS_SECONDS",
+                      "seconds between progress lines when stderr is not a terminal (default 30)");
+    vars.emplace_back("WARPDP_TRACE", "1: a timeline of the run's events on stderr");
+    vars.emplace_back("CUDA_VISIBLE_DEVICES", "the GPUs the CUDA driver shows (--device auto uses them)");
+    std::string s = "Environment:\n";
+    for (const auto& [name, what] : vars) s += "  " + name + std::string(name.size() < 26 ? 26 - name.size() : 1, ' ') + what + "\n";
+    return s;
+}
+
 Cli::Cli(std::string tool, std::string usage, std::string summary)
     : tool_(std::move(tool)), usage_(std::move(usage)), summary_(std::move(summary)),
       tool_opts_(tool_ + " options") {}
@@ -65,9 +76,12 @@ bool Cli::parse(int argc, char** argv) {
     po::options_description all;
     all.add(tool_opts_).add(common);
     try {
-        po::store(po::command_line_parser(argc, argv).options(all).positional(positional_).run(), vm_);
+        // No abbreviations: "--hm" meaning --hmm today would mean something
+        // else, or be an error, once another option starts the same way.
+        const int style = po::command_line_style::default_style & ~po::command_line_style::allow_guessing;
+        po::store(po::command_line_parser(argc, argv).options(all).positional(positional_).style(style).run(), vm_);
         if (vm_.count("help")) {
-            std::cout << "Usage: " << usage_ << "\n" << summary_ << "\n\n" << all << "\n";
+            std::cout << "Usage: " << usage_ << "\n" << summary_ << "\n\n" << all << "\n" << environment_help();
             return false;
         }
         if (vm_.count("version")) {

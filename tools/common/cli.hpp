@@ -7,6 +7,7 @@
 #include <boost/program_options.hpp>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/io/distinct_paths.hpp"
@@ -39,6 +40,8 @@ public:
     const std::string& tool() const noexcept { return tool_; }
     // Output formats this tool accepts for --format, the default first (tsv, jsonl).
     void set_formats(std::vector<std::string> formats) { formats_ = std::move(formats); }
+    // An environment variable the tool reads, for --help (the common ones are listed already).
+    void add_environment(std::string name, std::string what) { environment_.emplace_back(std::move(name), std::move(what)); }
 
 private:
     std::string tool_, usage_, summary_;
@@ -47,6 +50,8 @@ private:
     boost::program_options::variables_map vm_;
     CommonOptions common_;
     std::vector<std::string> formats_{"tsv", "jsonl"};
+    std::vector<std::pair<std::string, std::string>> environment_;
+    std::string environment_help() const;
 };
 
 // The text of --version: version, build configuration, visible GPUs.

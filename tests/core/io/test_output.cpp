@@ -12,6 +12,7 @@
 #include <thread>
 
 #include <sys/stat.h>
+#include <zlib.h>
 
 #include "core/base/errors.hpp"
 #include "core/io/async_output.hpp"
@@ -183,6 +184,35 @@ TEST_CASE("atomic -o: a directory, or a file we may not write, is refused when t
         CHECK(slurp(ro) == "keep\n");
     }
     CHECK(files_in(dir.path()) <= 1);
+}
+
+TEST_CASE("an output named *.gz is written compressed (BGZF: gzip that zcat reads), atomically as any other") {
+    test::TempDir dir;
+    const auto path = dir.path() / "rows.tsv.gz";
+    std::string want;
+    {
+        OutputFile out(path.string());
+        for (int i = 0; i < 100000; ++i) {
+            const std::string line = "row\t" + std::to_string(i) + "\n";
+            out.write(line);
+            want += line;
+        }
+        CHECK(!std::filesystem::exists(path));
+        out.commit();
+    }
+    const std::string packed = slurp(path);
+    REQUIRE(packed.size() > 2);
+    CHECK(static_cast<unsigned char>(packed[0]) == 0x1f);
+    CHECK(static_cast<unsigned char>(packed[1]) == 0x8b);
+    CHECK(packed.size() < want.size() / 4);
+    gzFile in = gzopen(path.c_str(), "rb");
+    REQUIRE(in != nullptr);
+    std::string got(want.size() + 16, '\0');
+    const int n = gzread(in, got.data(), static_cast<unsigned>(got.size()));
+    gzclose(in);
+    got.resize(static_cast<size_t>(std::max(n, 0)));
+    CHECK(got == want);
+    CHECK(files_in(dir.path()) == 1);
 }
 
 TEST_CASE("number formatting: fixed decimals, %g digits, non-finite words") {
