@@ -119,31 +119,11 @@ int run(int argc, char** argv) {
     const NwStageTally t = compute_nw_rows(*engine, lengths, rows, budget, writer,
                                            [&](uint64_t done) { progress.update(done); });
     progress.finish();
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    const double gcups = t.engine_seconds > 0 ? static_cast<double>(t.cells) / t.engine_seconds / 1e9 : 0.0;
-    nlohmann::ordered_json s;
-    s["tool"] = kTool;
-    s["device"] = engines.device();
-    s["engine"] = engine->name();
-    s["threads"] = common.threads;
-    s["metric"] = nw_metric_name(ropt.metric);
-    s["reads"] = reads.size();
-    s["rows"] = {rows.begin, rows.end};
-    s["pairs"] = t.pairs;
-    s["cells"] = t.cells;
-    s["seconds"] = seconds;
-    s["engine_seconds"] = t.engine_seconds;
-    s["gcups"] = gcups;
-    if (wopt.max_dist) s["pairs_within_max_dist"] = writer.written_pairs();
-    outputs.commit(s);
-    if (!common.quiet)
-        std::fprintf(stderr, "%s: %s, %llu reads, rows %llu:%llu, %llu pairs, %llu cells, device %s (%s), %.3f s, "
-                     "%.2f GCUPS in the engine (%.3f s)%s\n", kTool, nw_metric_name(ropt.metric),
-                     static_cast<unsigned long long>(reads.size()), static_cast<unsigned long long>(rows.begin),
-                     static_cast<unsigned long long>(rows.end), static_cast<unsigned long long>(t.pairs),
-                     static_cast<unsigned long long>(t.cells), engines.device().c_str(), engine->name().c_str(),
-                     seconds, gcups, t.engine_seconds,
-                     wopt.max_dist ? (", " + std::to_string(writer.written_pairs()) + " pairs within --max-dist").c_str() : "");
+    NwRunReport report{engines.device(), engine->name(), ropt.metric, common.threads, reads.size(), rows, t, {},
+                       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()};
+    if (wopt.max_dist) report.within_max_dist = writer.written_pairs();
+    outputs.commit(nw_stats(report));
+    if (!common.quiet) std::fprintf(stderr, "%s: %s\n", kTool, nw_summary_line(report).c_str());
     return 0;
 }
 

@@ -2,6 +2,7 @@
 #include "tools/nw/nw_stage.hpp"
 
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <future>
 
@@ -51,6 +52,43 @@ std::vector<RowRange> nw_row_chunks(const RowRange& r, uint64_t budget) {
         i = e;
     }
     return out;
+}
+
+namespace {
+double gcups(const NwStageTally& t) {
+    return t.engine_seconds > 0 ? static_cast<double>(t.cells) / t.engine_seconds / 1e9 : 0.0;
+}
+}  // namespace
+
+nlohmann::ordered_json nw_stats(const NwRunReport& r) {
+    nlohmann::ordered_json s;
+    s["tool"] = "gpu-nw-dist";
+    s["device"] = r.device;
+    s["engine"] = r.engine;
+    s["threads"] = r.threads;
+    s["metric"] = nw_metric_name(r.metric);
+    s["reads"] = r.reads;
+    s["rows"] = {r.rows.begin, r.rows.end};
+    s["pairs"] = r.tally.pairs;
+    s["cells"] = r.tally.cells;
+    s["seconds"] = r.seconds;
+    s["engine_seconds"] = r.tally.engine_seconds;
+    s["gcups"] = gcups(r.tally);
+    if (r.within_max_dist) s["pairs_within_max_dist"] = *r.within_max_dist;
+    return s;
+}
+
+std::string nw_summary_line(const NwRunReport& r) {
+    char buf[512];
+    std::snprintf(buf, sizeof buf,
+                  "%s, %llu reads, rows %llu:%llu, %llu pairs, %llu cells, device %s (%s), %.3f s, %.2f GCUPS in the "
+                  "engine (%.3f s)", nw_metric_name(r.metric), static_cast<unsigned long long>(r.reads),
+                  static_cast<unsigned long long>(r.rows.begin), static_cast<unsigned long long>(r.rows.end),
+                  static_cast<unsigned long long>(r.tally.pairs), static_cast<unsigned long long>(r.tally.cells),
+                  r.device.c_str(), r.engine.c_str(), r.seconds, gcups(r.tally), r.tally.engine_seconds);
+    std::string line = buf;
+    if (r.within_max_dist) line += ", " + std::to_string(*r.within_max_dist) + " pairs within --max-dist";
+    return line;
 }
 
 NwStageTally compute_nw_rows(NwEngine& engine, const std::vector<uint32_t>& lengths, const RowRange& rows,

@@ -5,8 +5,11 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "core/nw/nw_engine.hpp"
 #include "core/nw/nw_metric.hpp"
@@ -34,6 +37,20 @@ struct NwStageTally {
     uint64_t pairs = 0, cells = 0;
     double engine_seconds = 0;
 };
+
+// What a run reports: --stats's JSON and the summary line on stderr.
+struct NwRunReport {
+    std::string device, engine;
+    NwMetric metric = NwMetric::ndist;
+    unsigned threads = 0;
+    uint64_t reads = 0;
+    RowRange rows;
+    NwStageTally tally;
+    std::optional<uint64_t> within_max_dist;  // pairs written under --max-dist
+    double seconds = 0;
+};
+nlohmann::ordered_json nw_stats(const NwRunReport& r);
+std::string nw_summary_line(const NwRunReport& r);
 
 // Computes `rows` with `engine` (reads loaded) in chunks of about `budget`
 // pairs and writes them: the pairs of chunk k+1 are listed while the engine
