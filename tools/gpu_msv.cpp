@@ -13,6 +13,7 @@
 
 #include "core/base/alphabet.hpp"
 #include "core/base/errors.hpp"
+#include "core/hmmer/background.hpp"
 #include "core/hmmer/hmm_reader.hpp"
 #include "core/hmmer/msv/msv_cpu.hpp"
 #include "core/hmmer/msv/msv_engine.hpp"
@@ -124,6 +125,7 @@ int run(int argc, char** argv) {
     else ropt.batch_residues = chunk_residues_for(sum_m);  // the reader parses the next chunk meanwhile
     ropt.batch_records = static_cast<size_t>(ropt.batch_residues / 16 + 1024);
     ropt.parse_threads = common.threads;  // the same records for any number
+    ropt.max_record_residues = kHmmerMaxTargetLength;  // beyond, the null model is -inf
     // Starting the CUDA driver, listing the GPUs (resolve_device) and creating
     // the contexts take a good part of a second: done off this thread while
     // the reader parses the first chunk (tools/common/engine_start.hpp).

@@ -345,6 +345,7 @@ struct FilterPipeline::Impl {
         SeqReaderOptions ropt;
         ropt.batch_residues = chunk_residues();
         ropt.parse_threads = s.threads;  // the same records for any number
+        ropt.max_record_residues = kHmmerMaxTargetLength;  // beyond, the null model is -inf
         trace_event("run-start");
         SeqReader reader(s.db_path, Alphabet::amino(), ropt);
         start_engines();
