@@ -63,11 +63,16 @@ public:
     // resolve: the device choice (run on the start's thread: listing the GPUs starts the driver).
     EngineStart(Resolve resolve, Make make) : state_(std::make_shared<State>()) {
         ++detail::running_starts();
-        thread_ = std::thread([st = state_, resolve = std::move(resolve), make = std::move(make)]() mutable {
-            run(*st, resolve, make);
-            st.reset();  // may free engines nobody took (an abandoned start)
+        try {
+            thread_ = std::thread([st = state_, resolve = std::move(resolve), make = std::move(make)]() mutable {
+                run(*st, resolve, make);
+                st.reset();  // may free engines nobody took (an abandoned start)
+                --detail::running_starts();
+            });
+        } catch (...) {  // no thread (ulimit -u or -v): nothing runs on
             --detail::running_starts();
-        });
+            throw;
+        }
     }
 
     ~EngineStart() {
