@@ -56,6 +56,16 @@ void check_cpu_memory(const std::string& name, uint64_t n, const NussinovParams&
                         "sequences up to " + std::to_string(nussinov_cpu_max_length(p, budget)) + " bases fit");
 }
 
+// Rethrows the error being handled, an engine's refusal of one sequence of
+// `batch` with that sequence's name.
+[[noreturn]] void rethrow_naming(const SeqBatch& batch) {
+    try {
+        throw;
+    } catch (const NussinovSequenceError& e) {
+        throw ResourceError("sequence " + quoted_name(batch.names.at(e.index())) + ": " + e.what());
+    }
+}
+
 int run(int argc, char** argv) {
     Cli cli(kTool, "gpu-nussinov --in RNAS.fa [options]",
             "Nussinov folding of RNAs: the maximum-weight non-crossing base pairing of each sequence and its "
@@ -158,12 +168,16 @@ int run(int argc, char** argv) {
         try {
             engine->fold(seqs, params, with_structure, folds);
         } catch (const ResourceError& e) {
-            if (!dev.cuda || common.device != "auto") throw;
+            if (!dev.cuda || common.device != "auto") rethrow_naming(batch);
             // --device auto: a sequence too long for the GPUs folds on the CPU if the host holds it.
             for (size_t r = 0; r < batch.size(); ++r) check_cpu_memory(batch.names[r], seqs[r].size(), params, budget);
             if (!common.quiet) warn(kTool, std::string(e.what()) + "; folding this batch on the CPU");
             if (!cpu_fallback) cpu_fallback = make_nussinov_cpu_engine(common.threads);
-            cpu_fallback->fold(seqs, params, with_structure, folds);
+            try {
+                cpu_fallback->fold(seqs, params, with_structure, folds);
+            } catch (...) {
+                rethrow_naming(batch);
+            }
             if (ran_on.find('+') == std::string::npos) ran_on += "+" + cpu_fallback->name();
         }
         engine_s += std::chrono::duration<double>(clock::now() - e0).count();
