@@ -456,7 +456,8 @@ struct FilterPipeline::Impl {
         if (s.progress) std::fputc('\n', stderr);
         if (out.targets == 0) throw InputError(s.db_path, 0, "no sequences in the database");
         // Which engines ran. When every chunk came before the CUDA engines
-        // had started, the CPU's did it all, and nothing waits for the start-up.
+        // had started, the CPU's did it all (device "cpu"), and nothing waits
+        // for the start-up.
         out.device = engines->device_description();
         const Engines& ran = engines->started() ? *engines->started() : *engines->cpu();
         out.engine = ran.vit->name();
