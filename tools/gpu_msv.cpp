@@ -13,6 +13,7 @@
 
 #include "core/base/alphabet.hpp"
 #include "core/base/errors.hpp"
+#include "core/hmmer/background.hpp"
 #include "core/hmmer/hmm_reader.hpp"
 #include "core/hmmer/msv/msv_cpu.hpp"
 #include "core/hmmer/msv/msv_engine.hpp"
@@ -124,6 +125,7 @@ int run(int argc, char** argv) {
     else ropt.batch_residues = chunk_residues_for(sum_m);  // the reader parses the next chunk meanwhile
     ropt.batch_records = static_cast<size_t>(ropt.batch_residues / 16 + 1024);
     ropt.parse_threads = common.threads;  // the same records for any number
+    ropt.max_record_residues = kHmmerMaxTargetLength;  // beyond, the null model is -inf
     // Starting the CUDA driver, listing the GPUs (resolve_device) and creating
     // the contexts take a good part of a second: done off this thread while
     // the reader parses the first chunk (tools/common/engine_start.hpp).
@@ -158,10 +160,10 @@ int run(int argc, char** argv) {
     OverlongTargets overlong;
     std::vector<std::vector<std::string>> row_names(models.size());
     uint64_t residues = 0, cells = 0;
-    // Cells and engine time count the started engine's chunks only (not the
-    // CPU's while CUDA starts), so GCUPS stays that engine's. Wall time by
-    // stage: waiting for the reader, loading chunks into the engine,
-    // scoring, and the host-side decisions.
+    // Cells and engine time count every chunk, whichever engine took it
+    // (the CPU's while CUDA starts, too). Wall time by stage: waiting for
+    // the reader, loading chunks into the engine, scoring, and the
+    // host-side decisions.
     double wait_s = 0, load_s = 0, engine_seconds = 0, decide_s = 0;
     using clock = std::chrono::steady_clock;
     auto since = [](clock::time_point a) { return std::chrono::duration<double>(clock::now() - a).count(); };
@@ -181,10 +183,8 @@ int run(int argc, char** argv) {
         });
         load_s += times.load_s;
         decide_s += times.decide_s;
-        if (!engines.on_cpu()) {
-            engine_seconds += times.score_s;
-            cells += sum_m * chunk.total_residues();
-        }
+        engine_seconds += times.score_s;
+        cells += sum_m * chunk.total_residues();
         residues += chunk.total_residues();
         ntargets += chunk.size();
         overlong.add(chunk);
@@ -198,7 +198,8 @@ int run(int argc, char** argv) {
     if (common.progress) std::fputc('\n', stderr);
     if (ntargets == 0) throw InputError(a.db, 0, "no sequences in the database");
     // Which engine ran. When every chunk came before the CUDA engine had
-    // started, the CPU's did it all, and nothing waits for the start-up.
+    // started, the CPU's did it all (device "cpu"), and nothing waits for
+    // the start-up.
     const std::string ran_on = engines.device_description();
     const std::string engine_name = engines.started() ? (*engines.started())->name() : (*engines.cpu())->name();
     const double seconds = since(t0);

@@ -6,6 +6,7 @@
 //  - InternalError: a bug; carries the call and source location.
 #pragma once
 
+#include <cerrno>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -73,6 +74,12 @@ private:
     uint64_t line_;
     std::string message_;
 };
+
+// errno values that say the system ran short (threads, memory, file
+// descriptors, space: ulimit -u, -v, -n), not that the input is wrong.
+inline bool is_resource_errno(int e) noexcept {
+    return e == EAGAIN || e == ENOMEM || e == EMFILE || e == ENFILE || e == ENOBUFS || e == ENOSPC;
+}
 
 // A record's name as messages show it: quoted, and cut to its first 60
 // bytes when longer (a 1 MB header would otherwise fill the terminal).

@@ -3,6 +3,9 @@
 #include "core/hmmer/background.hpp"
 
 #include <cmath>
+#include <string>
+
+#include "core/base/errors.hpp"
 
 namespace warpdp {
 
@@ -19,6 +22,8 @@ const std::vector<float>& background_frequencies(AlphabetKind kind) {
 }
 
 float null_score(uint64_t L) {
+    if (L > kHmmerMaxTargetLength)
+        throw InternalError("null_score: target length " + std::to_string(L) + " over the float limit");
     const float p1 = static_cast<float>(L) / static_cast<float>(L + 1);
     const double p = static_cast<double>(p1);
     return static_cast<float>(static_cast<double>(L) * std::log(p) + std::log(1.0 - p));

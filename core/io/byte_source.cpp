@@ -33,12 +33,19 @@ bool bgzf_header(const uint8_t* head, ssize_t n) {
 
 std::string strerror_or(int e, const char* otherwise) { return e != 0 ? std::strerror(e) : otherwise; }
 
+// A file that cannot be opened for want of descriptors or memory is no
+// fault of the input.
+[[noreturn]] void cannot_open(const std::string& path, int e, const char* otherwise) {
+    if (is_resource_errno(e)) throw ResourceError(path + ": cannot open: " + std::strerror(e));
+    throw InputError(path, 0, "cannot open: " + strerror_or(e, otherwise));
+}
+
 }  // namespace
 
 ByteSource::ByteSource(const std::string& path) {
     errno = 0;
     hFILE* h = hopen(path.c_str(), "r");
-    if (h == nullptr) throw InputError(path, 0, "cannot open: " + strerror_or(errno, "unreadable file"));
+    if (h == nullptr) cannot_open(path, errno, "unreadable file");
     uint8_t head[kGzipHeader];
     errno = 0;
     const ssize_t n = hpeek(h, head, sizeof head);
@@ -59,7 +66,7 @@ ByteSource::ByteSource(const std::string& path) {
     if (fp_ == nullptr) {
         const int e = errno;
         hclose_abruptly(h);
-        throw InputError(path, 0, "cannot open: " + strerror_or(e, "unreadable or corrupt file"));
+        cannot_open(path, e, "unreadable or corrupt file");
     }
 }
 

@@ -5,6 +5,7 @@
 // the shared traceback (nussinov_traceback.hpp) reads the structure.
 #include "core/nussinov/nussinov_cpu.hpp"
 
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -12,6 +13,7 @@
 #include <limits>
 #include <new>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/base/errors.hpp"
@@ -56,6 +58,26 @@ uint64_t table_cells(uint64_t N) {
     return N * N - kColumnAlign * kColumnAlign * (m * (m - 1) / 2);
 }
 
+// What `ulimit -v` or `-d` leaves this process beyond what it maps now
+// (/proc/self/statm: all pages, and data + stack pages); the largest
+// value when neither is set. A table past it would fail to allocate.
+uint64_t address_limit_room(uint64_t page) {
+    unsigned long long v[6] = {};  // size resident shared text lib data
+    if (FILE* f = std::fopen("/proc/self/statm", "r")) {
+        if (std::fscanf(f, "%llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2], &v[3], &v[4], &v[5]) != 6)
+            v[0] = v[5] = 0;
+        std::fclose(f);
+    }
+    const uint64_t size = v[0], data = v[5];
+    uint64_t room = std::numeric_limits<uint64_t>::max();
+    for (const auto& [resource, used] : {std::pair{RLIMIT_AS, size * page}, std::pair{RLIMIT_DATA, data * page}}) {
+        rlimit r{};
+        if (getrlimit(resource, &r) != 0 || r.rlim_cur == RLIM_INFINITY) continue;
+        room = std::min<uint64_t>(room, r.rlim_cur > used ? r.rlim_cur - used : 0);
+    }
+    return room;
+}
+
 std::string gib(uint64_t bytes) {
     char s[32];
     std::snprintf(s, sizeof s, "%.1f GiB", static_cast<double>(bytes) / (1ull << 30));
@@ -75,7 +97,7 @@ public:
             try {
                 p_ = ::operator new(static_cast<size_t>(bytes), std::align_val_t{64});
             } catch (const std::bad_alloc&) {
-                throw ResourceError("cannot allocate " + gib(bytes) + " for a Nussinov table");
+                throw ResourceError("cannot allocate " + gib(bytes) + " for its Nussinov table");
             }
             bytes_ = bytes;
             if (bytes >= (uint64_t{64} << 20)) advise_huge_pages(p_, static_cast<size_t>(bytes));
@@ -194,11 +216,11 @@ void NussinovCpuEngine::fold(std::span<const std::span<const uint8_t>> seqs, con
     for (size_t s = 0; s < seqs.size(); ++s) {
         const uint64_t n = seqs[s].size();
         if (score_bound(n, p) > static_cast<uint64_t>(std::numeric_limits<int32_t>::max()))
-            throw ResourceError("a sequence of " + std::to_string(n) + " bases with pair weights up to " +
+            throw NussinovSequenceError(s, "a sequence of " + std::to_string(n) + " bases with pair weights up to " +
                                 std::to_string(max_weight(p)) + " may score past 2^31 - 1, beyond the CPU engine's cells");
         const uint64_t bytes = nussinov_cpu_table_bytes(n, p, opt_.tile);
         if (bytes > budget)
-            throw ResourceError("a sequence of " + std::to_string(n) + " bases needs " + gib(bytes) +
+            throw NussinovSequenceError(s, "a sequence of " + std::to_string(n) + " bases needs " + gib(bytes) +
                                 " for the CPU engine's table, more than the " + gib(budget) +
                                 " it may take here: sequences up to " +
                                 std::to_string(nussinov_cpu_max_length(p, budget, opt_.tile)) + " bases fit");
@@ -213,14 +235,24 @@ void NussinovCpuEngine::fold(std::span<const std::span<const uint8_t>> seqs, con
         shorts.insert(shorts.begin(), longs.begin(), longs.end());  // the longest start first
         longs.clear();
     }
+    // The plan fits, but an allocation may still fail (a limit it cannot see).
+    const auto fold_or_refuse = [&](size_t s, Work& w, unsigned threads) {
+        try {
+            out[s] = fold_any(seqs[s], p, with_structure, w, threads);
+        } catch (const ResourceError& e) {
+            throw NussinovSequenceError(s, e.what());
+        } catch (const std::bad_alloc&) {
+            throw NussinovSequenceError(s, "out of memory folding a sequence of " + std::to_string(seqs[s].size()) +
+                                               " bases");
+        }
+    };
     if (!shorts.empty()) {
         std::vector<Work> work(parallel_workers(shorts.size(), opt_.threads, 1));
-        parallel_for_workers(shorts.size(), opt_.threads, 1, [&](unsigned wk, size_t t) {
-            out[shorts[t]] = fold_any(seqs[shorts[t]], p, with_structure, work[wk], 1);
-        });
+        parallel_for_workers(shorts.size(), opt_.threads, 1,
+                             [&](unsigned wk, size_t t) { fold_or_refuse(shorts[t], work[wk], 1); });
     }
     Work w;
-    for (size_t s : longs) out[s] = fold_any(seqs[s], p, with_structure, w, opt_.threads);
+    for (size_t s : longs) fold_or_refuse(s, w, opt_.threads);
 }
 
 }  // namespace
@@ -241,7 +273,8 @@ uint64_t nussinov_cpu_table_bytes(uint64_t n, const NussinovParams& p, uint32_t 
 uint64_t nussinov_cpu_memory_budget() {
     const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
     if (pages <= 0 || page <= 0) return uint64_t{1} << 32;  // unknown: 4 GiB
-    return static_cast<uint64_t>(pages) / 10 * 8 * static_cast<uint64_t>(page);
+    const uint64_t physical = static_cast<uint64_t>(pages) / 10 * 8 * static_cast<uint64_t>(page);
+    return std::min(physical, address_limit_room(static_cast<uint64_t>(page)) / 10 * 8);
 }
 
 uint64_t nussinov_cpu_max_length(const NussinovParams& p, uint64_t bytes, uint32_t tile) {

@@ -37,7 +37,8 @@ struct NussinovCpuOptions {
 // The bytes of the table (and row index) the engine allocates for one
 // sequence of n bases under p (docs/nussinov.md §7); `tile` as in the options.
 uint64_t nussinov_cpu_table_bytes(uint64_t n, const NussinovParams& p, uint32_t tile = 0);
-// 80% of this host's physical memory.
+// 80% of this host's physical memory, or of the room an address-space or
+// data limit (ulimit -v, -d) leaves this process, whichever is less.
 uint64_t nussinov_cpu_memory_budget();
 // The longest sequence whose table fits in `bytes`.
 uint64_t nussinov_cpu_max_length(const NussinovParams& p, uint64_t bytes, uint32_t tile = 0);

@@ -5,10 +5,13 @@
 // the same score and the same dot-bracket string for every input.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <span>
 #include <string>
+
+#include "core/base/errors.hpp"
 
 namespace warpdp {
 
@@ -41,12 +44,25 @@ struct NussinovFold {
     std::string structure;  // dot-bracket, one character a base; empty when not asked for
 };
 
+// An engine's refusal of one sequence (its table does not fit, or its score
+// may pass 2^31 - 1): `index` is its place in fold()'s seqs, so that the
+// caller, who knows the records, can name it.
+class NussinovSequenceError : public ResourceError {
+public:
+    NussinovSequenceError(size_t index, const std::string& what) : ResourceError(what), index_(index) {}
+    size_t index() const noexcept { return index_; }
+
+private:
+    size_t index_;
+};
+
 class NussinovEngine {
 public:
     virtual ~NussinovEngine() = default;
     virtual std::string name() const = 0;
     // Folds every sequence (codes 0..4): out[k] for seqs[k]. With
     // with_structure, also the traceback's structure and its pair count.
+    // A sequence the engine cannot fold here is a NussinovSequenceError.
     virtual void fold(std::span<const std::span<const uint8_t>> seqs, const NussinovParams& p, bool with_structure,
                       std::span<NussinovFold> out) = 0;
 };

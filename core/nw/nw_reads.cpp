@@ -60,6 +60,13 @@ bool is_trailing_space(const std::string& s, size_t from) {
     return true;
 }
 
+// Whether a CR in `piece` has more than blanks after it: a file with old Mac
+// line ends, which AmpliconNoise would read as one long line.
+bool has_inner_cr(const std::string& piece) {
+    const size_t cr = piece.find('\r');
+    return cr != std::string::npos && !is_trailing_space(piece, cr);
+}
+
 }  // namespace
 
 NwReads read_nw_reads(const std::string& path, const NwReadOptions& opt, const NwCutReport& on_cut) {
@@ -79,6 +86,9 @@ NwReads read_nw_reads(const std::string& path, const NwReadOptions& opt, const N
     while (in.next(piece)) {
         if (last_complete) ++line;
         last_complete = piece.back() == '\n';
+        if (has_inner_cr(piece))
+            throw InputError(path, line, "carriage return inside a line (old Mac line endings? convert them with "
+                                         "tr '\\r' '\\n')");
         if (piece[0] == '>') {
             finish();
             in_record = true;

@@ -8,7 +8,8 @@
 //    are in the metric's alphabet; the first other character ends the piece.
 // Compat mode applies these rules and reports each cut piece; strict mode
 // rejects a piece with a foreign character instead. Trailing white space
-// (space, tab, CR) ends a line silently in both modes.
+// (space, tab, CR) ends a line silently in both modes; a CR with more text
+// after it on its line (old Mac line ends) is an InputError in both.
 #pragma once
 
 #include <cstdint>
@@ -41,8 +42,8 @@ struct NwReadOptions {
 using NwCutReport = std::function<void(uint64_t line, const std::string& record, char foreign)>;
 
 // Throws InputError (file, line) for: no leading '>', no records, a foreign
-// character in strict mode, a read over max_length, unreadable or truncated
-// (compressed) input.
+// character in strict mode, a CR inside a line, a read over max_length,
+// unreadable or truncated (compressed) input.
 NwReads read_nw_reads(const std::string& path, const NwReadOptions& opt, const NwCutReport& on_cut);
 
 }  // namespace warpdp

@@ -305,7 +305,7 @@ void CudaNussinovEngine::fold(std::span<const std::span<const uint8_t>> seqs, co
             continue;
         }
         if (score_bound(n, max_w) > static_cast<uint64_t>(INT32_MAX))
-            throw ResourceError("gpu-nussinov CUDA engine: a sequence of " + std::to_string(n) + " bases with pair weight " +
+            throw NussinovSequenceError(k, "gpu-nussinov CUDA engine: a sequence of " + std::to_string(n) + " bases with pair weight " +
                                 std::to_string(max_w) + " may score beyond 2^31 - 1");
         variant[k] = static_cast<int8_t>(choose(n, max_w, smem_optin));
         stats_.cells += n * (n + 1) / 2;
@@ -384,7 +384,7 @@ void CudaNussinovEngine::run_slot(Slot& s, const Job& job) {
             const uint64_t n = job.seqs[k].size(), need = host_table_bytes(n, kVariants[(*job.variant)[k]].wide);
             if (plan_long(n, false, 1).gpu_trace) continue;
             if (need > host_avail)
-                throw ResourceError("gpu-nussinov: the structure of a sequence of " + std::to_string(n) + " bases needs " +
+                throw NussinovSequenceError(k, "gpu-nussinov: the structure of a sequence of " + std::to_string(n) + " bases needs " +
                                     gib(need) + " of host memory for its table (" + gib(host_avail) +
                                     " usable); the longest this host can trace is " +
                                     std::to_string(longest_host_fitting(host_avail, job.max_w)) +
@@ -400,7 +400,7 @@ void CudaNussinovEngine::run_slot(Slot& s, const Job& job) {
             const uint64_t n = job.seqs[k].size();
             const LongPlan plan = plan_long(n, kVariants[(*job.variant)[k]].wide, s.prop.multiProcessorCount);
             if (plan.bytes > avail)
-                throw ResourceError("gpu-nussinov: a sequence of " + std::to_string(n) + " bases needs " + gib(plan.bytes) +
+                throw NussinovSequenceError(k, "gpu-nussinov: a sequence of " + std::to_string(n) + " bases needs " + gib(plan.bytes) +
                                     " on GPU " + std::to_string(s.device) + " (" + s.prop.name + ", " + gib(avail) +
                                     " usable); the longest this card can fold is " +
                                     std::to_string(longest_fitting(avail, job.max_w, s.prop.multiProcessorCount)) +

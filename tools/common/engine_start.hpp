@@ -63,11 +63,16 @@ public:
     // resolve: the device choice (run on the start's thread: listing the GPUs starts the driver).
     EngineStart(Resolve resolve, Make make) : state_(std::make_shared<State>()) {
         ++detail::running_starts();
-        thread_ = std::thread([st = state_, resolve = std::move(resolve), make = std::move(make)]() mutable {
-            run(*st, resolve, make);
-            st.reset();  // may free engines nobody took (an abandoned start)
+        try {
+            thread_ = std::thread([st = state_, resolve = std::move(resolve), make = std::move(make)]() mutable {
+                run(*st, resolve, make);
+                st.reset();  // may free engines nobody took (an abandoned start)
+                --detail::running_starts();
+            });
+        } catch (...) {  // no thread (ulimit -u or -v): nothing runs on
             --detail::running_starts();
-        });
+            throw;
+        }
     }
 
     ~EngineStart() {
@@ -174,9 +179,12 @@ public:
     uint64_t cpu_chunks() const noexcept { return cpu_chunks_; }
     // Time the run waited for the start.
     double wait_seconds() const noexcept { return wait_seconds_; }
-    // Where the chunks ran, for the run's summary.
+    // Where the chunks ran, for the run's summary: the started engines'
+    // device once a chunk took them, else "cpu", the engines that did it all.
+    // Never what the start is doing meanwhile: whether it has resolved is a
+    // matter of timing (and with no GPU it resolves to the CPU anyway).
     std::string device_description() const {
-        return started_ ? started_->device.describe() : "cpu (every chunk came before CUDA had started)";
+        return started_ ? started_->device.describe() : DeviceChoice{}.describe();
     }
 
 private:

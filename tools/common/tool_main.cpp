@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <exception>
 #include <new>
+#include <system_error>
 
 #include <htslib/hts_log.h>
 
@@ -41,6 +42,13 @@ int run_body(const std::string& tool, int argc, char** argv, const std::function
         return report(tool, e.what(), e.exit_code());
     } catch (const std::bad_alloc&) {
         return report(tool, "out of memory", ExitCode::resource);
+    } catch (const std::system_error& e) {
+        // A thread, memory or file the system would not give (ulimit -u, -v, -n).
+        const auto& cat = e.code().category();
+        if ((cat == std::generic_category() || cat == std::system_category()) && is_resource_errno(e.code().value()))
+            return report(tool, std::string("out of system resources (threads, memory or open files: see ulimit): ") +
+                                    e.what(), ExitCode::resource);
+        return report(tool, std::string("internal error: ") + e.what(), ExitCode::internal);
     } catch (const std::exception& e) {
         return report(tool, std::string("internal error: ") + e.what(), ExitCode::internal);
     }

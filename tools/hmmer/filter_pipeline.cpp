@@ -345,6 +345,7 @@ struct FilterPipeline::Impl {
         SeqReaderOptions ropt;
         ropt.batch_residues = chunk_residues();
         ropt.parse_threads = s.threads;  // the same records for any number
+        ropt.max_record_residues = kHmmerMaxTargetLength;  // beyond, the null model is -inf
         trace_event("run-start");
         SeqReader reader(s.db_path, Alphabet::amino(), ropt);
         start_engines();
@@ -455,7 +456,8 @@ struct FilterPipeline::Impl {
         if (s.progress) std::fputc('\n', stderr);
         if (out.targets == 0) throw InputError(s.db_path, 0, "no sequences in the database");
         // Which engines ran. When every chunk came before the CUDA engines
-        // had started, the CPU's did it all, and nothing waits for the start-up.
+        // had started, the CPU's did it all (device "cpu"), and nothing waits
+        // for the start-up.
         out.device = engines->device_description();
         const Engines& ran = engines->started() ? *engines->started() : *engines->cpu();
         out.engine = ran.vit->name();

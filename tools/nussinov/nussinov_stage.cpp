@@ -53,6 +53,15 @@ std::string nussinov_summary_line(const NussinovTally& t, const std::string& dev
     return buf;
 }
 
+namespace {
+// An engine's refusal of one sequence of `batch`, with that sequence's name.
+ResourceError naming(const SeqBatch& batch, const ResourceError& e) {
+    const auto* one = dynamic_cast<const NussinovSequenceError*>(&e);
+    if (!one || one->index() >= batch.size()) return e;
+    return ResourceError("sequence " + quoted_name(batch.names[one->index()]) + ": " + e.what());
+}
+}  // namespace
+
 NussinovStage::NussinovStage(const NussinovParams& params, bool with_structure, bool vienna, uint64_t cpu_budget)
     : params_(params), with_structure_(with_structure), vienna_(vienna), cpu_budget_(cpu_budget) {}
 
@@ -86,11 +95,15 @@ std::vector<NussinovResult> NussinovStage::run(SeqBatch& batch, const Alphabet& 
         engine->fold(seqs, params_, with_structure_, folds);
         note_engine(engine->name());
     } catch (const ResourceError& e) {
-        if (!engines.on_cuda()) throw;
+        if (!engines.on_cuda()) throw naming(batch, e);
         // A sequence too long for the GPUs folds on the CPU if the host holds it.
-        auto& cpu = engines.cpu_for(e);
+        auto& cpu = engines.cpu_for(naming(batch, e));
         check_all();
-        cpu->fold(seqs, params_, with_structure_, folds);
+        try {
+            cpu->fold(seqs, params_, with_structure_, folds);
+        } catch (const ResourceError& again) {
+            throw naming(batch, again);
+        }
         note_engine(engine->name());
         note_engine(cpu->name());
     }

@@ -7,6 +7,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <memory>
 #include <string>
 #include <vector>
@@ -264,7 +265,7 @@ TEST_CASE("16-bit cells up to their last value, 32-bit beyond: equal to the refe
     }
 }
 
-TEST_CASE("the memory plan refuses a table past the budget and names the length that fits") {
+TEST_CASE("the memory plan refuses a table past the budget, says which sequence and names the length that fits") {
     NussinovParams p;
     CHECK(nussinov_cpu_table_bytes(0, p) == 0);
     const uint64_t budget = 4u << 20;
@@ -272,7 +273,9 @@ TEST_CASE("the memory plan refuses a table past the budget and names the length 
     CHECK(nussinov_cpu_table_bytes(max, p) <= budget);
     CHECK(nussinov_cpu_table_bytes(max + 1, p) > budget);
     CHECK(max > 1500);  // 2 bytes a cell, n^2/2 cells
-    CHECK(nussinov_cpu_table_bytes(100000, p) > (uint64_t{9} << 30));  // about 10 GB at n = 100,000
+    // The README's figure: n = 100,000 takes 32-bit cells, 18.6 GiB.
+    CHECK_FALSE(nussinov_fits_int16(100000, p));
+    CHECK(std::round(static_cast<double>(nussinov_cpu_table_bytes(100000, p)) / (1ull << 30) * 10) == 186);
     NussinovCpuOptions opt;
     opt.memory_bytes = budget;
     auto engine = make_nussinov_cpu_engine(opt, choose_variant<nussinov_cpu_variants>());
@@ -283,7 +286,8 @@ TEST_CASE("the memory plan refuses a table past the budget and names the length 
     try {
         engine->fold(seqs, p, true, out);
         FAIL("no ResourceError");
-    } catch (const ResourceError& e) {
+    } catch (const NussinovSequenceError& e) {
+        CHECK(e.index() == 1);  // so that the tool can name the record
         CHECK(std::string(e.what()).find("sequences up to " + std::to_string(max) + " bases fit") != std::string::npos);
     }
     CHECK(out[0].score == -1);  // refused before folding any

@@ -7,6 +7,9 @@
 #include <fstream>
 #include <limits>
 #include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -68,6 +71,26 @@ TEST_CASE("CR line ends and trailing blanks end a line silently") {
     CHECK(r.ids[0] == "a\r");  // as NDist keeps it
     CHECK(r.read(0) == "ACGT");
     CHECK(cuts.empty());
+}
+
+TEST_CASE("a CR with text after it on its line (old Mac line ends) is an InputError naming file and line") {
+    TempDir dir;
+    for (const bool strict : {false, true}) {
+        for (const auto& [text, line] : std::vector<std::pair<std::string, uint64_t>>{
+                 {">s1\rACGUACGU\r>s2\rACGUACGA\r", 1},  // the whole file one line
+                 {">s1\nACGU\r>s2\rACGA\r", 2},            // only the lines after the first
+                 {">s1\nACGU\nAC\r \tGU\n", 3}}) {        // blanks then more text
+            CAPTURE(text);
+            try {
+                read_text(dir, text, NwMetric::ndist, strict);
+                FAIL("accepted");
+            } catch (const InputError& e) {
+                CHECK(e.file().ends_with("r.fa"));
+                CHECK(e.line() == line);
+                CHECK(e.message().find("carriage return") != std::string::npos);
+            }
+        }
+    }
 }
 
 TEST_CASE("a line longer than fgets' 65,535 bytes continues as a new piece, which may start a record") {

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "core/base/errors.hpp"
 #include "core/hmmer/background.hpp"
 #include "core/hmmer/hmm_reader.hpp"
 #include "core/hmmer/hmmer_units.hpp"
@@ -80,6 +81,15 @@ TEST_CASE("byte profile constants: the typical values of docs/hmmer-filters.md ย
         CHECK(b.cost_at(20, 1) == 255);  // gap
     }
     CHECK(hmmer::kScaleB == 0x1.14ff58p+2f);
+}
+
+TEST_CASE("the null score is finite up to the longest target, and refused past it (docs/hmmer-filters.md ยง3.1)") {
+    // Both L and L + 1 are floats up to 2^24 - 1; at 2^24 p1 would round to 1 and log(1 - p1) to -inf.
+    CHECK(kHmmerMaxTargetLength == 16777215);
+    CHECK(std::isfinite(null_score(kHmmerMaxTargetLength)));
+    CHECK(null_score(kHmmerMaxTargetLength) < null_score(kHmmerMaxTargetLength / 2));
+    CHECK(static_cast<float>(kHmmerMaxTargetLength + 1) == static_cast<float>(kHmmerMaxTargetLength + 2));
+    CHECK_THROWS_AS((void)null_score(kHmmerMaxTargetLength + 1), InternalError);
 }
 
 TEST_CASE("null score and P-value tails") {
