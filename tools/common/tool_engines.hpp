@@ -7,6 +7,7 @@
 // warning. An explicit --device never falls back: its failure is the error.
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -63,6 +64,19 @@ public:
     bool on_cuda() const noexcept { return !fallback_ && chunks_.on_cuda(); }
     // The GPUs the started engines run on (0 on the CPU).
     size_t gpu_count() const noexcept { return fallback_ ? 0 : chunks_.gpu_count(); }
+
+    // The engines that did the run's work, for the summary: the started ones
+    // (or the CPU ones that replaced them), else the CPU ones that took every
+    // chunk while they started; nullptr before the first chunk.
+    E* ran() noexcept {
+        if (fallback_) return &*fallback_;
+        if (E* started = chunks_.started()) return started;
+        return chunks_.cpu();
+    }
+    // Chunks the CPU engines took while the started ones were starting.
+    uint64_t cpu_chunks_while_starting() const noexcept { return chunks_.cpu_chunks(); }
+    // Time the run waited for the start.
+    double wait_seconds() const noexcept { return chunks_.wait_seconds(); }
 
     // Where the work ran, for the summary and --stats.
     std::string device() const {

@@ -30,7 +30,8 @@
 #include "kernels/vit/vit_cuda.hpp"
 #include "tools/common/cli.hpp"
 #include "tools/common/device_choice.hpp"
-#include "tools/common/engine_start.hpp"
+#include "tools/common/progress.hpp"
+#include "tools/common/tool_engines.hpp"
 #include "tools/hmmer/hmmer_costs.hpp"
 #include "tools/hmmer/msv_stage.hpp"
 
@@ -88,7 +89,7 @@ struct FilterPipeline::Impl {
     bool pipeline = false;
     uint64_t sum_m = 0;
     std::unique_ptr<MsvEngine> msv_engine;  // rescoring streamed candidates
-    std::unique_ptr<ChunkEngines<Engines>> engines;
+    std::unique_ptr<ToolEngines<Engines>> engines;
     std::optional<MsvStage> msv_stage;  // with inline MSV
 
     std::vector<FilterCandidates>* cursor = nullptr;
@@ -103,14 +104,14 @@ struct FilterPipeline::Impl {
         : models(m), s(std::move(settings)), F1(std::min(s.F1, 1.0)), F2(std::min(s.F2, 1.0)),
           F3(std::min(s.F3, 1.0)), inline_msv(s.inline_msv), nobias(s.nobias), forward(s.forward), all(s.all) {
         for (const auto& fm : models) sum_m += static_cast<uint64_t>(fm.msv.hmm.M);
-        msv_engine = make_msv_cpu_engine(s.threads);
+        msv_engine = make_msv_cpu_engine(s.common.threads);
         if (inline_msv) {
             std::vector<const MsvModel*> msv_models;
             for (const auto& fm : models) msv_models.push_back(&fm.msv);
             MsvSearchOptions opt;
             opt.F1 = F1;
             opt.bias = !nobias;
-            opt.threads = s.threads;
+            opt.threads = s.common.threads;
             msv_stage.emplace(std::move(msv_models), opt);
         }
     }
@@ -120,7 +121,7 @@ struct FilterPipeline::Impl {
     // Starting the CUDA driver, listing the GPUs (resolve_device) and
     // creating the contexts take a good part of a second: done off the
     // calling thread while the reader parses the first chunk
-    // (tools/common/engine_start.hpp). On several GPUs, only the stage that meets
+    // (tools/common/tool_engines.hpp). On several GPUs, only the stage that meets
     // every target (MSV with inline MSV, else Viterbi) is split over them;
     // the later stages meet a few percent of the targets and stay on the
     // first GPU: split, each of their calls waits for every device, which
@@ -130,9 +131,10 @@ struct FilterPipeline::Impl {
     // (cpu_finishes_quickly); only with inline MSV: the candidate stream's
     // chunks are small anyway.
     void start_engines() {
-        auto start = std::make_unique<EngineStart<Engines>>(
-            s.device, [threads = s.threads, forward = forward, inline_msv = inline_msv,
-                       residues = chunk_residues()](const DeviceChoice& d) {
+        engines = std::make_unique<ToolEngines<Engines>>(
+            s.tool, s.common,
+            [threads = s.common.threads, forward = forward, inline_msv = inline_msv,
+             residues = chunk_residues()](const DeviceChoice& d) {
                 const std::vector<int> first(d.gpus.begin(), d.gpus.begin() + (d.cuda ? 1 : 0));
                 Engines e;
                 e.vit = !d.cuda ? make_vit_cpu_engine(threads) : make_vit_cuda_engine(inline_msv ? first : d.gpus);
@@ -146,14 +148,6 @@ struct FilterPipeline::Impl {
                     e.msv_full->expect_chunk_residues(residues);
                 }
                 trace_event("engines-ready");
-                return e;
-            });
-        engines = std::make_unique<ChunkEngines<Engines>>(
-            std::move(start), inline_msv && s.device == "auto", [threads = s.threads, forward = forward] {
-                Engines e;
-                e.vit = make_vit_cpu_engine(threads);
-                e.msv_full = make_msv_cpu_engine(threads);
-                if (forward) e.fwd = make_fwd_cpu_engine(threads);
                 return e;
             });
     }
@@ -344,11 +338,12 @@ struct FilterPipeline::Impl {
         out.tally.assign(models.size(), {});
         SeqReaderOptions ropt;
         ropt.batch_residues = chunk_residues();
-        ropt.parse_threads = s.threads;  // the same records for any number
+        ropt.parse_threads = s.common.threads;  // the same records for any number
         ropt.max_record_residues = kHmmerMaxTargetLength;  // beyond, the null model is -inf
         trace_event("run-start");
         SeqReader reader(s.db_path, Alphabet::amino(), ropt);
         start_engines();
+        Progress progress(s.tool, s.common, "targets");
         const auto t0 = clock::now();
         Job jobs[3];
         size_t next_job = 0;
@@ -373,8 +368,9 @@ struct FilterPipeline::Impl {
             out.read_wait_s += since(w0);
             trace_event("read", number);
             const SeqBatch& chunk = job.chunk;
-            Engines& e = engines->for_chunk(cpu_finishes_quickly(sum_m * chunk.total_residues(), s.threads));
-            if (engines->on_cpu()) {
+            Engines& e = engines->for_chunk(
+                inline_msv && cpu_finishes_quickly(sum_m * chunk.total_residues(), s.common.threads));
+            if (engines->on_cpu_while_starting()) {
                 ++out.cpu_chunks;
                 trace_event("on-cpu", number);
             }
@@ -440,9 +436,9 @@ struct FilterPipeline::Impl {
             out.residues += chunk.total_residues();
             out.targets += chunk.size();
             out.overlong.add(chunk);
-            if (s.progress)
-                std::fprintf(stderr, "\r%s: %llu targets, %.3g Mres   ", s.tool.c_str(), static_cast<unsigned long long>(out.targets),
-                             out.residues / 1e6);
+            char residues[32];
+            std::snprintf(residues, sizeof residues, "%.3g M residues", static_cast<double>(out.residues) / 1e6);
+            progress.update(out.targets, residues);
             if (viterbi_done.valid()) viterbi_done.get();
             viterbi_done = std::async(std::launch::async, [this, &forward_done, &job] {
                 viterbi_stage(job);
@@ -453,13 +449,13 @@ struct FilterPipeline::Impl {
         }
         if (viterbi_done.valid()) viterbi_done.get();
         if (forward_done.valid()) forward_done.get();
-        if (s.progress) std::fputc('\n', stderr);
+        progress.finish();
         if (out.targets == 0) throw InputError(s.db_path, 0, "no sequences in the database");
         // Which engines ran. When every chunk came before the CUDA engines
         // had started, the CPU's did it all (device "cpu"), and nothing waits
         // for the start-up.
-        out.device = engines->device_description();
-        const Engines& ran = engines->started() ? *engines->started() : *engines->cpu();
+        out.device = engines->device();
+        const Engines& ran = *engines->ran();
         out.engine = ran.vit->name();
         if (forward) out.fwd_engine = ran.fwd->name();
         for (size_t mi = 0; cursor && mi < models.size(); ++mi) {

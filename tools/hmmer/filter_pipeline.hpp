@@ -19,6 +19,7 @@
 #include "core/hmmer/pipeline/candidate_stream.hpp"
 #include "core/hmmer/pipeline/overlong_targets.hpp"
 #include "core/hmmer/vit/vit_model.hpp"
+#include "tools/common/cli.hpp"
 #include "tools/hmmer/hmmer_costs.hpp"
 
 namespace warpdp {
@@ -65,11 +66,9 @@ struct FilterSettings {
     bool nobias = false;      // with inline_msv
     bool forward = false;     // the Forward filter after the Viterbi stage; survivors pass it
     bool all = false;         // keep a row for every candidate, not only the passers
-    std::string device = "auto";
-    unsigned threads = 0;
+    CommonOptions common;     // --device, --threads, --quiet, progress
     uint64_t chunk_residues = 0;  // 0: chunk_residues_for(sum of M)
-    bool progress = false;
-    std::string tool;                 // progress lines
+    std::string tool;                 // warnings and progress lines
     std::string db_path, cand_name;   // error messages
 };
 

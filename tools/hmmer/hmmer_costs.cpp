@@ -19,4 +19,10 @@ double msv_seconds_on_one_gpu(const std::string& db_path, uint64_t sum_m) {
     return residues * static_cast<double>(sum_m) / 1e13;
 }
 
+double viterbi_seconds_on_one_gpu(const std::string& db_path, uint64_t sum_m, bool inline_msv, bool stream,
+                                  uint64_t candidate_cells) {
+    const double msv_s = msv_seconds_on_one_gpu(db_path, sum_m);
+    return inline_msv ? msv_s : !stream ? 5 * msv_s : 5 * static_cast<double>(candidate_cells) / 1e13;
+}
+
 }  // namespace warpdp

@@ -13,6 +13,13 @@ namespace warpdp {
 // the size is unknown (a pipe, standard input). Only for hide_unused_gpus.
 double msv_seconds_on_one_gpu(const std::string& db_path, uint64_t sum_m);
 
+// The same for gpu-viterbi: its stage that meets the most targets, inline
+// MSV over the database, or the Viterbi filter (~5x MSV's cost a cell) over
+// the candidates of a stream (`candidate_cells`) or, without one, over the
+// database.
+double viterbi_seconds_on_one_gpu(const std::string& db_path, uint64_t sum_m, bool inline_msv, bool stream,
+                                  uint64_t candidate_cells);
+
 // Whether the CPU engines finish `msv_cells` cells of MSV filtering in about
 // 0.1 s on `threads` threads (taking ~40 GCUPS a core, about the CPU engine's
 // rate in docs/benchmarks.md). With --device auto such a chunk, arriving

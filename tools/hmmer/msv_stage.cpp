@@ -2,9 +2,13 @@
 #include "tools/hmmer/msv_stage.hpp"
 
 #include <chrono>
+#include <cstdio>
 #include <utility>
 
 #include "core/base/trace.hpp"
+#include "core/io/seq_reader.hpp"
+#include "tools/common/progress.hpp"
+#include "tools/hmmer/hmmer_costs.hpp"
 
 namespace warpdp {
 
@@ -39,6 +43,43 @@ MsvStage::ChunkTimes MsvStage::run(const SeqBatch& chunk, uint64_t number, MsvEn
     });
     t.score_s = since(w0) - t.decide_s;
     return t;
+}
+
+MsvRun run_msv_stage(SeqReader& reader, MsvEngines& engines, MsvStage& stage, uint64_t sum_m, unsigned threads,
+                     Progress& progress) {
+    MsvRun run;
+    run.row_names.resize(stage.models());
+    const auto t0 = clock::now();
+    SeqBatch chunk;
+    for (uint64_t number = 0;; ++number) {
+        auto w0 = clock::now();
+        if (!reader.next(chunk)) break;
+        run.read_wait_s += since(w0);
+        w0 = clock::now();
+        MsvEngine& e = *engines.for_chunk(cpu_finishes_quickly(sum_m * chunk.total_residues(), threads));
+        run.load_s += since(w0);
+        const auto times = stage.run(chunk, number, e, [&](size_t mi, size_t first_new) {
+            const auto& rows = stage.rows(mi);
+            for (size_t r = first_new; r < rows.size(); ++r)
+                run.row_names[mi].push_back(chunk.names[static_cast<size_t>(rows[r].target - chunk.first_index)]);
+        });
+        run.load_s += times.load_s;
+        run.decide_s += times.decide_s;
+        run.engine_s += times.score_s;
+        run.cells += sum_m * chunk.total_residues();
+        run.residues += chunk.total_residues();
+        run.targets += chunk.size();
+        run.overlong.add(chunk);
+        char residues[32];
+        std::snprintf(residues, sizeof residues, "%.3g M residues", static_cast<double>(run.residues) / 1e6);
+        progress.update(run.targets, residues);
+    }
+    progress.finish();
+    run.seconds = since(t0);
+    run.device = engines.device();
+    if (auto* ran = engines.ran()) run.engine = (*ran)->name();
+    run.cpu_chunks = engines.cpu_chunks_while_starting();
+    return run;
 }
 
 }  // namespace warpdp

@@ -9,15 +9,23 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "core/hmmer/msv/msv_engine.hpp"
 #include "core/hmmer/msv/msv_model.hpp"
 #include "core/hmmer/msv/msv_pass_floor.hpp"
 #include "core/hmmer/msv/msv_search.hpp"
+#include "core/hmmer/pipeline/overlong_targets.hpp"
 #include "core/io/seq_batch.hpp"
+#include "tools/common/tool_engines.hpp"
 
 namespace warpdp {
+
+class Progress;
+class SeqReader;
+
+using MsvEngines = ToolEngines<std::unique_ptr<MsvEngine>>;
 
 class MsvStage {
 public:
@@ -39,6 +47,7 @@ public:
     ChunkTimes run(const SeqBatch& chunk, uint64_t number, MsvEngine& engine, const OnModel& on_model = {});
 
     std::vector<MsvRow>& rows(size_t mi) { return rows_[mi]; }
+    const std::vector<MsvRow>& rows(size_t mi) const { return rows_[mi]; }
     const MsvModelTally& tally(size_t mi) const { return tally_[mi]; }
     size_t models() const noexcept { return models_.size(); }
 
@@ -50,5 +59,29 @@ private:
     std::vector<std::vector<MsvRow>> rows_;
     std::vector<MsvModelTally> tally_;
 };
+
+// gpu-msv's pass over the database: every chunk of `reader` through the
+// stage on the engines `engines` gives it; what the summary reports.
+struct MsvRun {
+    // Per model, the name of each of the stage's rows: only the names of
+    // targets that make a row are kept (10^8 targets would otherwise hold
+    // every name until the end).
+    std::vector<std::vector<std::string>> row_names;
+    uint64_t targets = 0, residues = 0;
+    OverlongTargets overlong;
+    // Cells and engine time count every chunk, whichever engines took it
+    // (the CPU's while CUDA starts, too), so a run never reports 0. Wall time by
+    // stage: waiting for the reader, loading chunks into the engines
+    // (waiting for their start included), scoring, the host's decisions.
+    uint64_t cells = 0;
+    double seconds = 0, read_wait_s = 0, load_s = 0, engine_s = 0, decide_s = 0;
+    std::string device, engine;  // where it ran, and the engines' name
+    uint64_t cpu_chunks = 0;     // chunks on the CPU while CUDA started
+};
+
+// sum_m: the models' nodes in all (the cost of a chunk, for the CPU while
+// CUDA starts); threads: the CPU engines'.
+MsvRun run_msv_stage(SeqReader& reader, MsvEngines& engines, MsvStage& stage, uint64_t sum_m, unsigned threads,
+                     Progress& progress);
 
 }  // namespace warpdp

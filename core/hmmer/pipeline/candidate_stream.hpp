@@ -1,7 +1,8 @@
 // Reading gpu-msv's output as gpu-viterbi's candidate stream: TSV (with its
 // '#' header naming the columns) or JSON Lines, detected from the first
-// character. Only the columns that identify a candidate are taken; scores
-// are recomputed exactly downstream, never parsed back from rounded text.
+// character. Only the columns that identify a candidate are taken
+// (candidate_columns.hpp); scores are recomputed exactly downstream, never
+// parsed back from rounded text.
 #pragma once
 
 #include <cstdint>
@@ -39,7 +40,7 @@ struct CandidateStream {
     bool blank = true;
 };
 
-// Reads every row of `path` ("-" = stdin). Throws InputError naming the
+// Reads every row of `path` ("-" = stdin), plain text, gzip or bgzip. Throws InputError naming the
 // file and line for malformed rows, missing columns or unknown formats. In
 // TSV a line starting with '#' is a header only when it repeats the first
 // (streams concatenated); otherwise it is a row whose model's name starts

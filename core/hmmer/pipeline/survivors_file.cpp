@@ -126,9 +126,9 @@ void fill_up_to(std::string& text, uint64_t& next_place, uint64_t place) {
 
 }  // namespace
 
-SurvivorsFile::SurvivorsFile(const std::string& path, SurvivorsLayout layout)
-    : out_(path), runs_(layout.in_place ? 0 : layout.spread_runs), in_place_(layout.in_place) {
-    if (runs_ > 0) spill_ = open_spill(path);
+SurvivorsFile::SurvivorsFile(OutputFile& out, SurvivorsLayout layout)
+    : out_(out), runs_(layout.in_place ? 0 : layout.spread_runs), in_place_(layout.in_place) {
+    if (runs_ > 0) spill_ = open_spill(out_.path());
 }
 
 SurvivorsFile::~SurvivorsFile() {
@@ -155,7 +155,7 @@ void SurvivorsFile::add(const SeqBatch& b, size_t t, std::span<const ModelWork> 
     work_first_.push_back(static_cast<uint32_t>(work_.size()));
 }
 
-void SurvivorsFile::commit(uint64_t records) {
+void SurvivorsFile::finish(uint64_t records) {
     if (in_place_) {
         record_.clear();
         fill_up_to(record_, next_place_, records);
@@ -196,7 +196,6 @@ void SurvivorsFile::commit(uint64_t records) {
             out_.write(fill);
         }
     }
-    out_.commit();
 }
 
 struct ModelSurvivorStreams::Stream {

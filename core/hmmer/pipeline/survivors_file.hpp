@@ -79,10 +79,12 @@ size_t spread_fillers(size_t records, uint64_t residues);
 
 class SurvivorsFile {
 public:
+    // Writes into `out`, which the caller made and commits after finish()
+    // (a tool's outputs are committed together: tools/common/tool_outputs).
     // layout.spread_runs = 0: the survivors as they are; else each model's
     // work is cut into about that many runs (hmmsearch searches the models
     // one after another, each over all its threads).
-    SurvivorsFile(const std::string& path, SurvivorsLayout layout);
+    SurvivorsFile(OutputFile& out, SurvivorsLayout layout);
     ~SurvivorsFile();
     SurvivorsFile(const SurvivorsFile&) = delete;
     SurvivorsFile& operator=(const SurvivorsFile&) = delete;
@@ -94,12 +96,12 @@ public:
     // Appends target t of b (call in database order); `work` has an entry for
     // each model the target survived.
     void add(const SeqBatch& b, size_t t, std::span<const ModelWork> work);
-    // Writes the file (spread or in place if asked: then up to the database's
-    // `records`) and renames it into place.
-    void commit(uint64_t records);
+    // Writes the rest of the file (spread or in place if asked: then up to
+    // the database's `records`). Once, after the last add().
+    void finish(uint64_t records);
 
 private:
-    OutputFile out_;
+    OutputFile& out_;
     size_t runs_;  // per model
     bool in_place_;
     uint64_t next_place_ = 0;  // in place: the database record the file has reached

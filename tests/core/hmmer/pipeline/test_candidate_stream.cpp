@@ -12,6 +12,7 @@
 #include "core/hmmer/pipeline/candidate_stream.hpp"
 #include "core/io/record_writer.hpp"
 #include "test_support.hpp"
+#include "zlib_deflate.hpp"
 
 using namespace warpdp;
 using warpdp::test::TempDir;
@@ -134,4 +135,21 @@ TEST_CASE("a stream with neither header nor row is blank, one with a header alon
     const CandidateStream s = read_candidates(path);
     CHECK_FALSE(s.blank);
     CHECK(s.rows.empty());
+}
+
+TEST_CASE("a gzipped stream reads as the plain one, cut lines and all") {
+    TempDir dir;
+    std::string text = kHeader;
+    for (int i = 0; i < 3000; ++i) text += row(Format::tsv, "m", "t" + std::to_string(i), 0, i);
+    const auto plain = read_text(dir, text);
+    const auto path = dir.write("c.tsv.gz", test::zlib_deflate(text, 6, 15 + 16)).string();
+    const auto gz = read_candidates(path).rows;
+    REQUIRE(gz.size() == plain.size());
+    for (size_t i = 0; i < gz.size(); ++i) {
+        CHECK(gz[i].target == plain[i].target);
+        CHECK(gz[i].line == plain[i].line);
+    }
+    const std::string whole = test::zlib_deflate(text, 6, 15 + 16);
+    const auto cut = dir.write("cut.tsv.gz", whole.substr(0, whole.size() / 2)).string();
+    CHECK_THROWS_WITH_AS((void)read_candidates(cut), doctest::Contains("cut.tsv.gz:"), InputError);
 }

@@ -152,15 +152,18 @@ TEST_CASE("SurvivorsFile: the spread file is the plain file with empty records b
     }
     const auto plain = dir.path() / "plain.fa", spread = dir.path() / "spread.fa";
     {
-        SurvivorsFile p(plain.string(), SurvivorsLayout{}), s(spread.string(), SurvivorsLayout{64, false});
+        OutputFile plain_out(plain.string()), spread_out(spread.string());
+        SurvivorsFile p(plain_out, SurvivorsLayout{}), s(spread_out, SurvivorsLayout{64, false});
         for (size_t t = 0; t < n; ++t) {
             if (g() % 2) continue;
             const std::vector<SurvivorsFile::ModelWork> w{{static_cast<uint32_t>(g() % 3), 1.0 + g() % 1000}};
             p.add(b, t, w);
             s.add(b, t, w);
         }
-        p.commit(n);
-        s.commit(n);
+        p.finish(n);
+        s.finish(n);
+        plain_out.commit();
+        spread_out.commit();
     }
     std::ifstream pin(plain), sin(spread);
     std::stringstream plain_text, kept;
@@ -187,8 +190,10 @@ TEST_CASE("SurvivorsFile: no survivors make an empty file, spread or not") {
     test::TempDir dir;
     for (size_t runs : {0, 16}) {
         const auto path = dir.path() / ("empty" + std::to_string(runs) + ".fa");
-        SurvivorsFile s(path.string(), SurvivorsLayout{runs, false});
-        s.commit(0);
+        OutputFile out(path.string());
+        SurvivorsFile s(out, SurvivorsLayout{runs, false});
+        s.finish(0);
+        out.commit();
         CHECK(std::filesystem::exists(path));
         CHECK(std::filesystem::file_size(path) == 0);
     }
@@ -272,7 +277,8 @@ TEST_CASE("in place: every survivor at its database record, an empty record for 
     std::vector<std::vector<std::string>> want_model(models);  // per database record: the survivor's name or ""
     std::vector<std::string> want_union;
     {
-        SurvivorsFile file((dir.path() / "all.fa").string(), SurvivorsLayout{0, true});
+        OutputFile all((dir.path() / "all.fa").string());
+        SurvivorsFile file(all, SurvivorsLayout{0, true});
         ModelSurvivorStreams streams(dir.path().string(), models, SurvivorsLayout{0, true});
         for (int chunk = 0; chunk < 5; ++chunk) {
             SeqBatch b;
@@ -302,7 +308,8 @@ TEST_CASE("in place: every survivor at its database record, an empty record for 
         // Records after the last chunk's survivors: the database ends later.
         for (size_t m = 0; m < models; ++m) want_model[m].resize(first + 7, "");
         want_union.resize(first + 7, "");
-        file.commit(first + 7);
+        file.finish(first + 7);
+        all.commit();
         streams.commit(first + 7);
     }
     CHECK(record_names(dir.path() / "all.fa") == want_union);
