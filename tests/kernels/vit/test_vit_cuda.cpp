@@ -10,7 +10,6 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
-#include <cstdio>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -69,11 +68,6 @@ SeqBatch dd_chain_batch(const Hmm& d) {
 }
 
 }  // namespace
-
-TEST_CASE("DPX 16-bit intrinsics at the int16 edges (probe table)") {
-    require_gpu();
-    for (const auto& line : vit_cuda_dpx_probe(0)) std::printf("dpx-probe: %s\n", line.c_str());
-}
 
 TEST_CASE("CUDA Viterbi == reference across model and target sizes") {
     require_gpu();
