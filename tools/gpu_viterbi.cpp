@@ -7,7 +7,7 @@
 // start-up for the whole pipeline). With --forward the Viterbi-stage
 // survivors also go through hmmsearch's Forward filter (F3), exactly.
 // --survivors writes the passing targets as FASTA for `hmmsearch -Z <Z>`.
-// The filters themselves are core/filter_pipeline.
+// The filters themselves are tools/hmmer/filter_pipeline.
 #include <algorithm>
 #include <cstdio>
 #include <map>

@@ -28,7 +28,7 @@ struct VitCudaStats {
     int tiles = 0;             // its model tiles of group * stripe nodes
     std::string variant16;     // packed 16-bit instance, e.g. "vit16_g4_s12" ("" when it scored nothing)
     int tiles16 = 0;           // its model tiles of 2 * group * stripe nodes
-    uint64_t targets16 = 0;    // targets the 16-bit kernel scored (core/vit_word16 decides)
+    uint64_t targets16 = 0;    // targets the 16-bit kernel scored (core/hmmer/vit/vit_word16 decides)
     uint64_t residues16 = 0;
 };
 

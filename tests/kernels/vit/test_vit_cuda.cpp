@@ -1,12 +1,13 @@
 // The CUDA Viterbi-filter engine against the scalar reference
-// (core/vit_reference), exactly, on fresh random models and targets every run
-// (seed printed, replay with WARPDP_TEST_SEED): model sizes swept around the
-// kernel's lane stripes and tiles up to M = 5000, target lengths 0, 1, 2, edges
-// and one of 120,000, shuffled subsets, 1 slot vs several; each outcome class
-// (finite, overflow, no path) must occur; every kernel instance is also forced
-// by name, in one tile and tiled, int32 and packed 16-bit (which takes the
-// pairs core/vit_word16 proves safe), on ordinary models and on models whose
-// best paths run through long D->D chains. Skips (77) without a GPU.
+// (core/hmmer/vit/vit_reference), exactly, on fresh random models and targets
+// every run (seed printed, replay with WARPDP_TEST_SEED): model sizes swept
+// around the kernel's lane stripes and tiles up to M = 5000, target lengths
+// 0, 1, 2, edges and one of 120,000, shuffled subsets, 1 slot vs several;
+// each outcome class (finite, overflow, no path) must occur; every kernel
+// instance is also forced by name, in one tile and tiled, int32 and packed
+// 16-bit (which takes the pairs core/hmmer/vit/vit_word16 proves safe), on
+// ordinary models and on models whose best paths run through long D->D
+// chains. Skips (77) without a GPU.
 #include <doctest/doctest.h>
 
 #include <algorithm>
