@@ -12,7 +12,7 @@
 // printed (met / MISSED). Variants: the default choice (""), a
 // comma-separated list of configuration names, each timed at every length,
 // or "sweep": every configuration at the lengths it fits exactly (the rates
-// kernels/sw/sw_cuda.cu's table holds).
+// the table kernels/sw/sw_configs.inc holds).
 //   bench_sw_gpu [targets=1000000] [lengths=144,189,...,5478] [devices=0|all|0,1]
 //                [variants=] [repeats=3]
 #include <algorithm>

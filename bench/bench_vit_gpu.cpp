@@ -26,6 +26,7 @@
 #include "kernels/common/gpus.hpp"
 
 #ifdef WARPDP_HAVE_CUDA
+#include "bench/vit_dpx_probe.hpp"
 #include "kernels/vit/vit_cuda.hpp"
 
 using namespace warpdp;

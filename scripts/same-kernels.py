@@ -1,20 +1,25 @@
 #!/usr/bin/env python3
-"""Whether two CUDA cubins hold the same machine code, kernel by kernel.
+"""Whether two builds' CUDA cubins hold the same machine code, kernel by kernel.
 
-The rates in kernels/sw/sw_cuda.cu's kConfigs were measured on the code the
+The rates in kernels/sw/sw_configs.inc were measured on the code the
 compiler scheduled; a change meant to leave the kernels as they are (a
-refactor, a comment, a host-side edit) can be checked without a GPU:
+refactor, a comment, a host-side edit) can be checked without a GPU. Each
+side is a cubin or a folder of them (its *.cubin files taken together, as
+the kernels of gpu-sw are compiled in the units kernels/sw/sw_instantiations_*.cu):
 
-    nvcc <the build's flags> -arch=sm_90 -cubin kernels/sw/sw_cuda.cu -o before.cubin
-    (make the change)
-    nvcc <the same flags> -arch=sm_90 -cubin kernels/sw/sw_cuda.cu -o after.cubin
-    scripts/same-kernels.py before.cubin after.cubin
+    mkdir before; for f in kernels/sw/sw_instantiations_*.cu; do
+        nvcc <the build's flags> -arch=sm_90 -cubin $f -o before/$(basename $f .cu).cubin; done
+    (make the change, and the same into after/)
+    scripts/same-kernels.py before after
 
-It compares every .text section (one a kernel) byte for byte and exits 0
-when all are identical, 1 otherwise, naming the kernels that differ.
+(or, from a build's objects, `cuobjdump -xelf all <object>` in each folder
+writes its cubins, one per architecture: keep the sm_90 ones). It compares
+every .text section (one a kernel) byte for byte and exits 0 when all are
+identical, 1 otherwise, naming the kernels that differ.
 """
 import struct
 import sys
+from pathlib import Path
 
 
 def text_sections(path):
@@ -36,10 +41,27 @@ def text_sections(path):
     return {name(h[0]): data[h[4]:h[4] + h[5]] for h in headers if name(h[0]).startswith(".text.")}
 
 
+def kernels(path):
+    """{.text section: code} of a cubin, or of every *.cubin in a folder."""
+    p = Path(path)
+    if not p.is_dir():
+        return text_sections(path)
+    cubins = sorted(p.glob("*.cubin"))
+    if not cubins:
+        sys.exit(f"{path}: a folder without *.cubin files")
+    found = {}
+    for c in cubins:
+        for name, code in text_sections(c).items():
+            if name in found and found[name] != code:
+                sys.exit(f"{path}: two different {name[len('.text.'):]} in its cubins")
+            found[name] = code
+    return found
+
+
 def main():
     if len(sys.argv) != 3:
-        sys.exit("usage: same-kernels.py BEFORE.cubin AFTER.cubin")
-    before, after = text_sections(sys.argv[1]), text_sections(sys.argv[2])
+        sys.exit("usage: same-kernels.py BEFORE AFTER (each a cubin or a folder of cubins)")
+    before, after = kernels(sys.argv[1]), kernels(sys.argv[2])
     differ = sorted(k for k in before.keys() & after.keys() if before[k] != after[k])
     only = sorted(before.keys() ^ after.keys())
     for k in differ:

@@ -1,17 +1,21 @@
 #!/usr/bin/env python3
 """gpu-sw's configuration table from sweeps, and what it predicts.
 
-kernels/sw/sw_cuda.cu's kConfigs records, for every shape (G lanes, R rows
-a lane), the register cap B (blocks a multiprocessor), the unroll of the
-step loop of its one-pass and of its several-pass kernel and the rate each
-measured. Refreshing it (docs/sw.md section 6) takes a sweep
-on the GPU machine of each unroll tried, every kernel built at that unroll:
+kernels/sw/sw_configs.inc, the table, records for every shape (G lanes, R
+rows a lane) the register cap B (blocks a multiprocessor), the unroll of
+the step loop of its one-pass and of its several-pass kernel and the rate
+each measured. Refreshing it (docs/sw.md section 6) takes a sweep on the
+GPU machine of each unroll tried, every kernel built at that unroll; in a
+scratch copy of the tree, --sweep-build rewrites the table for such a
+build (--cap too for a build of every shape at one cap):
 
-    bench_sw_gpu 1000000 1 0 sweep 3 > sweep_u2.txt   # built with -DWARPDP_SW_UNROLL=2
-    bench_sw_gpu 1000000 1 0 sweep 3 > sweep_u4.txt   # built with -DWARPDP_SW_UNROLL=4
+    scripts/sw-table.py --sweep-build 2   # then build bench_sw_gpu, and
+    bench_sw_gpu 1000000 1 0 sweep 3 > sweep_u2.txt
+    scripts/sw-table.py --sweep-build 4   # the same again
+    bench_sw_gpu 1000000 1 0 sweep 3 > sweep_u4.txt
 
     scripts/sw-table.py 2=sweep_u2.txt 4=sweep_u4.txt          # print the table and its predictions
-    scripts/sw-table.py 2=sweep_u2.txt 4=sweep_u4.txt --write  # and rewrite kConfigs in place
+    scripts/sw-table.py 2=sweep_u2.txt 4=sweep_u4.txt --write  # and rewrite the table in place
 
 A sweep's configurations are named s16_g<G>_r<R>_b<B>; a build with
 other caps in its table (every entry's B set to 3, say) gives the same
@@ -31,7 +35,7 @@ import re
 import sys
 from pathlib import Path
 
-TABLE = Path(__file__).resolve().parent.parent / "kernels" / "sw" / "sw_cuda.cu"
+TABLE = Path(__file__).resolve().parent.parent / "kernels" / "sw" / "sw_configs.inc"
 ENTRY = re.compile(r"WARPDP_SW16\((\d+), (\d+), (\d+), (\d+), (\d+), (\d+), (\d+)\)")
 # A second cap of a shape earns its place in the table when one of its
 # kernels is faster by more than this: what one configuration moves from
@@ -80,12 +84,39 @@ def best_of(sweeps, name):
     return single, sweeps[single][name][0], multi, sweeps[multi][name][1]
 
 
+def sweep_build(unroll, cap):
+    """Rewrites the table for a sweep's build: every kernel at `unroll`, and
+    with `cap`, every shape at that cap once (the rates stay, unused)."""
+    source = TABLE.read_text()
+    entries = list(ENTRY.finditer(source))
+    if not entries:
+        sys.exit(f"{TABLE}: no WARPDP_SW16 entries")
+    lines = {}  # (G, R, cap) -> entry: a shape under both caps becomes one
+    for m in entries:
+        G, R, B, _, _, r1, r3 = m.groups()
+        lines.setdefault((G, R, cap or B), f"WARPDP_SW16({G}, {R}, {cap or B}, {unroll}, {unroll}, {r1}, {r3})")
+    TABLE.write_text(source[:entries[0].start()] + "\n".join(lines.values()) + source[entries[-1].end():])
+    print(f"# rewrote {TABLE} for a sweep at unroll {unroll}" + (f", cap {cap}" if cap else "") +
+          ": build bench_sw_gpu and run its sweep, then restore the table (git checkout)")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("sweeps", nargs="+", metavar="UNROLL=SWEEP_FILE")
-    ap.add_argument("--write", action="store_true", help="rewrite kConfigs in kernels/sw/sw_cuda.cu")
+    ap.add_argument("sweeps", nargs="*", metavar="UNROLL=SWEEP_FILE")
+    ap.add_argument("--write", action="store_true", help="rewrite the table, kernels/sw/sw_configs.inc")
     ap.add_argument("--lengths", default=LENGTHS, help="query lengths to predict (comma-separated)")
+    ap.add_argument("--sweep-build", type=int, metavar="UNROLL",
+                    help="rewrite the table for a sweep's build instead: every kernel at this unroll")
+    ap.add_argument("--cap", type=int, choices=(3, 4), help="with --sweep-build: every shape at this cap")
     args = ap.parse_args()
+    if args.sweep_build is not None:
+        if args.sweeps or args.write or args.sweep_build < 1:
+            ap.error("--sweep-build takes a positive unroll, no sweeps and no --write")
+        return sweep_build(args.sweep_build, args.cap)
+    if args.cap is not None:
+        ap.error("--cap goes with --sweep-build")
+    if not args.sweeps:
+        ap.error("give the sweeps, UNROLL=SWEEP_FILE each")
     sweeps = read_sweeps(args.sweeps)
     names = set().union(*(s.keys() for s in sweeps.values()))
     shape = re.compile(r"s16_g(\d+)_r(\d+)_b(\d+)")
@@ -100,7 +131,7 @@ def main():
     for G, R in dict.fromkeys(m.group(1, 2) for m in entries):  # each shape once, in table order
         swept = {int(c.group(3)): best_of(sweeps, n) for n in names if (c := shape.fullmatch(n)) and c.group(1, 2) == (G, R)}
         if not swept:
-            sys.exit(f"s16_g{G}_r{R} is in kConfigs but not in the sweeps")
+            sys.exit(f"s16_g{G}_r{R} is in the table but not in the sweeps")
         # The cap whose two kernels do best together; and besides it the cap
         # fastest at one of the two kernels, where that beats it by more than
         # the sweeps' noise (choose_config then takes whichever is faster).
@@ -115,9 +146,8 @@ def main():
             table[f"s16_g{G}_r{R}_b{B}"] = (int(G), int(R), int(G) * int(R), r1, r3)
             lines.append(f"WARPDP_SW16({G}, {R}, {B}, {single}, {multi}, {round(r1)}, {round(r3)})")
     if missing := swept_shapes - {(str(g), str(r)) for g, r, *_ in table.values()}:
-        sys.exit(f"in the sweeps but not in kConfigs: {', '.join(f's16_g{g}_r{r}' for g, r in sorted(missing))}")
-    indent = source[source.rindex("\n", 0, entries[0].start()) + 1:entries[0].start()]
-    rewritten = source[:entries[0].start()] + f",\n{indent}".join(lines) + source[entries[-1].end():]
+        sys.exit(f"in the sweeps but not in the table: {', '.join(f's16_g{g}_r{r}' for g, r in sorted(missing))}")
+    rewritten = source[:entries[0].start()] + "\n".join(lines) + source[entries[-1].end():]
     for line in lines:
         print(line)
     if args.write:

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The AVX2 kernel files share no AVX2 code with the rest of the program
 # (core/base/simd_variants.hpp says why that matters):
-#  - in the source of every core/**/*_avx2.cpp, the AVX2 region is opened,
+#  - in the source of every core/**/*_avx2*.cpp, the AVX2 region is opened,
 #    and after it only a kernel template (*_kernel_impl.hpp) is included;
 #  - in its object, no symbol the linker may merge with another file's copy
 #    (nm types W, V, u) holds a VEX-encoded instruction, and every global
@@ -14,7 +14,7 @@ build=${2:?usage: simd_isa.sh SOURCE_DIR BUILD_DIR}
 bad=0
 fail() { echo "simd_isa: $*"; bad=1; }
 
-mapfile -t files < <(cd "$src" && find core -name '*_avx2.cpp' | sort)
+mapfile -t files < <(cd "$src" && find core -name '*_avx2*.cpp' | sort)
 for f in "${files[@]}"; do
     grep -q '#include "core/base/avx2_region_begin.hpp"' "$src/$f" || fail "$f: opens no AVX2 region"
     hits=$(awk '/#include "core\/base\/avx2_region_begin.hpp"/ { inside = 1; next }
@@ -23,7 +23,7 @@ for f in "${files[@]}"; do
     [ -z "$hits" ] || fail "$f: included inside the AVX2 region (only *_kernel_impl.hpp may be): $hits"
 done
 
-mapfile -t objs < <(find "$build/CMakeFiles/warpdp_core.dir" -name '*_avx2.cpp.o' 2>/dev/null | sort)
+mapfile -t objs < <(find "$build/CMakeFiles/warpdp_core.dir" -name '*_avx2*.cpp.o' 2>/dev/null | sort)
 if [ ${#objs[@]} -eq 0 ]; then
     echo "simd_isa: no AVX2 kernel objects under $build (not x86-64, or not built): skipped"
     exit 77

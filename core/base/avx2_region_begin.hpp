@@ -1,4 +1,4 @@
-// Opens the AVX2 region of a per-ISA kernel file (<kernel>_avx2.cpp): every
+// Opens the AVX2 region of a per-ISA kernel file (<kernel>_avx2*.cpp): every
 // function defined from here to core/base/avx2_region_end.hpp is compiled
 // for AVX2. Include it after every other header, so that no inline function
 // shared with other translation units is emitted with AVX2 code, and define

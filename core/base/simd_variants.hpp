@@ -5,9 +5,11 @@
 //
 // A family writes its kernel once, as a template over a small struct of
 // vector operations (or over GCC vector types) in <kernel>_kernel_impl.hpp,
-// and instantiates it in one source file per instruction set, named
-// <kernel>_<isa>.cpp; <kernel>_kernels.hpp declares their entry points in
-// plain types (the bias filter's lanes, AVX2 only, need no template). It
+// and instantiates it in one source file per instruction set, named after
+// the variant it defines (<kernel>_<isa>[_<element>].cpp: msv_striped_avx2_u8
+// in msv_striped_avx2_u8.cpp); <kernel>_kernels.hpp declares their entry
+// points in plain types (the bias filter's lanes, AVX2 only, need no
+// template), in namespace warpdp::<kernel> (docs/architecture.md). It
 // lists the instances in one table of SimdVariant entries, best first,
 // defined next to its engine (<family>_cpu.cpp; the bias filter's in
 // bias_filter.cpp). Engines run choose_variant's pick, made once per
@@ -21,7 +23,7 @@
 // SSE2) that runs on every CPU the build runs on.
 //
 // How per-ISA code is compiled. SSE2 is the x86-64 baseline, so sse2 and
-// base files need nothing. An <x>_avx2.cpp file opens a target region
+// base files need nothing. An <x>_avx2[_<element>].cpp file opens a target region
 // (core/base/avx2_region_begin.hpp, avx2_region_end.hpp) after its last
 // #include, and defines everything inside it in an anonymous namespace but
 // its exported entry points, whose names end in _avx2; no file is built

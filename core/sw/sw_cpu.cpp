@@ -18,11 +18,14 @@ namespace {
 constexpr SwCpuVariant kVariants[] = {
 #if defined(__x86_64__)
     {"sw_striped_avx2", CpuIsa::avx2,
-     {16, swk::striped_i16_avx2, 8, swk::striped_i32_avx2, swk::striped_end_i16_avx2, swk::striped_end_i32_avx2}},
+     {16, sw_striped::striped_i16_avx2, 8, sw_striped::striped_i32_avx2, sw_striped::striped_end_i16_avx2,
+      sw_striped::striped_end_i32_avx2}},
     {"sw_striped_sse2", CpuIsa::sse2,
-     {8, swk::striped_i16_sse2, 4, swk::striped_i32_sse2, swk::striped_end_i16_sse2, swk::striped_end_i32_sse2}},
+     {8, sw_striped::striped_i16_sse2, 4, sw_striped::striped_i32_sse2, sw_striped::striped_end_i16_sse2,
+      sw_striped::striped_end_i32_sse2}},
 #endif
-    {"sw_striped_base", CpuIsa::base, {0, nullptr, 1, swk::striped_i32_base, nullptr, swk::striped_end_i32_base}},
+    {"sw_striped_base", CpuIsa::base,
+     {0, nullptr, 1, sw_striped::striped_i32_base, nullptr, sw_striped::striped_end_i32_base}},
 };
 
 template <class T>

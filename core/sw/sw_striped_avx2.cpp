@@ -14,7 +14,7 @@
 
 #include "core/sw/sw_striped_kernel_impl.hpp"  // (inside: its template is compiled for AVX2 here)
 
-namespace warpdp::swk {
+namespace warpdp::sw_striped {
 namespace {
 
 // Lane z -> z + 1 across the two 128-bit halves, for B-byte lanes; lane 0
@@ -95,7 +95,7 @@ int32_t striped_end_i32_avx2(const int32_t* profile, int seg_len, const uint8_t*
     return striped<Avx2I32, true>(profile, seg_len, target, n, gap_open, gap_extend, scratch, end_i, end_j);
 }
 
-}  // namespace warpdp::swk
+}  // namespace warpdp::sw_striped
 
 #include "core/base/avx2_region_end.hpp"
 #endif  // __x86_64__

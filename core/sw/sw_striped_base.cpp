@@ -5,7 +5,7 @@
 
 #include "core/sw/sw_striped_kernel_impl.hpp"
 
-namespace warpdp::swk {
+namespace warpdp::sw_striped {
 namespace {
 
 struct ScalarI32 {
@@ -37,4 +37,4 @@ int32_t striped_end_i32_base(const int32_t* profile, int seg_len, const uint8_t*
     return striped<ScalarI32, true>(profile, seg_len, target, n, gap_open, gap_extend, scratch, end_i, end_j);
 }
 
-}  // namespace warpdp::swk
+}  // namespace warpdp::sw_striped

@@ -22,7 +22,7 @@
 #include <cstddef>
 #include <cstdint>
 
-namespace warpdp::swk {
+namespace warpdp::sw_striped {
 namespace {
 
 // With TrackEnd, also the end of sw_traceback.hpp's rule: the first column
@@ -116,4 +116,4 @@ int32_t striped(const typename S::T* __restrict profile, int seg_len, const uint
 }
 
 }  // namespace
-}  // namespace warpdp::swk
+}  // namespace warpdp::sw_striped

@@ -8,7 +8,7 @@
 
 #include <cstdint>
 
-namespace warpdp::swk {
+namespace warpdp::sw_striped {
 
 // One target against a striped query profile (sw_cpu.hpp's
 // SwStripedProfile: profile[code][segment][lane] = the matrix entry of the
@@ -45,4 +45,4 @@ int32_t striped_end_i16_avx2(const int16_t* profile, int seg_len, const uint8_t*
 int32_t striped_end_i32_avx2(const int32_t* profile, int seg_len, const uint8_t* target, uint64_t n, int gap_open,
                              int gap_extend, int32_t* scratch, uint64_t* end_i, uint64_t* end_j);
 
-}  // namespace warpdp::swk
+}  // namespace warpdp::sw_striped

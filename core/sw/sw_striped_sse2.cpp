@@ -8,7 +8,7 @@
 
 #include "core/sw/sw_striped_kernel_impl.hpp"
 
-namespace warpdp::swk {
+namespace warpdp::sw_striped {
 namespace {
 
 struct Sse2I16 {
@@ -84,5 +84,5 @@ int32_t striped_end_i32_sse2(const int32_t* profile, int seg_len, const uint8_t*
     return striped<Sse2I32, true>(profile, seg_len, target, n, gap_open, gap_extend, scratch, end_i, end_j);
 }
 
-}  // namespace warpdp::swk
+}  // namespace warpdp::sw_striped
 #endif  // __x86_64__

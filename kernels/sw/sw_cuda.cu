@@ -6,7 +6,7 @@
 // input order; they stay resident for every query until the next load().
 // score() uploads the query and runs one launch per device over every pair,
 // with the configuration (lanes per group x query rows per lane) that
-// kConfigs, the one table, makes fastest for the query's length; then the
+// the one table, sw_configs.inc, makes fastest for the query's length; then the
 // targets whose 16-bit best came near the top of the range again with
 // 32-bit cells; then it copies the scores back, already in input order on
 // one device. Every configuration computes the same integers, so results
@@ -37,14 +37,12 @@ namespace {
 
 using namespace warpdp::cuda;
 
-using KernelFn = void (*)(SwLaunchParams);
-
 struct SwConfig {
     const char* name;
     bool wide;    // 32-bit cells
     int G, R;     // lanes per pair, query rows per lane
     int threads;  // per block
-    KernelFn single, multi;  // queries of at most G * R rows, and longer ones
+    SwKernelFn single, multi;  // queries of at most G * R rows, and longer ones
     // GCUPS over padded rows (every query row rounded up to whole passes),
     // one pass and several: what the choice of configuration compares.
     double single_rate, multi_rate;
@@ -53,96 +51,20 @@ struct SwConfig {
     int boundary_bytes() const { return wide ? SwCell32::kBoundaryBytes : SwCell16::kBoundaryBytes; }
 };
 
-// Built with WARPDP_SW_UNROLL=U, every kernel takes unroll U instead of its
-// own: how a sweep measures each unroll (docs/sw.md, section 6).
-#ifdef WARPDP_SW_UNROLL
-#define WARPDP_SW_U(u) WARPDP_SW_UNROLL
-#else
-#define WARPDP_SW_U(u) u
-#endif
-#define WARPDP_SW16(G, R, B, single_unroll, multi_unroll, single_rate, multi_rate)                              \
-    SwConfig {                                                                                                   \
-        "s16_g" #G "_r" #R "_b" #B, false, G, R, 128,                                                            \
-            sw_kernel<SwCell16, G, R, 128, B, false, WARPDP_SW_U(single_unroll)>,                                \
-            sw_kernel<SwCell16, G, R, 128, B, true, WARPDP_SW_U(multi_unroll)>, single_rate, multi_rate          \
-    }
-
-// The one table of kernel configurations: lanes per pair G, query rows per
-// lane R, blocks per multiprocessor the registers are capped for B (4: at
-// most 128 registers, which R > 24 would spill; 3: at most 168), the unroll
-// of the step loop of the one-pass and the several-pass kernel, then the
-// two rates that `bench_sw_gpu 1000000 1 0 sweep 3` measured for it on an
-// H100 (whole score() calls over 10^6 targets). The cap and the unrolls are
-// what the sweeps found faster: the compiler's schedule, not the
-// arithmetic, differs between them. A shape appears under both caps where
-// each was faster at one of its two kernels, and choose_config takes
-// whichever is. scripts/sw-table.py writes these entries from the sweeps
-// (docs/sw.md, section 6). Every G with R in steps of 2, and every R for
-// G = 32, so that some shape pads a query by at most 32 rows a pass from
-// 320 rows on. The last entry recomputes the targets whose 16-bit best may
-// have overflowed.
+// The table (sw_configs.inc) as the engine reads it: each entry's kernels
+// come from the unit that compiles them (sw_instantiations.cuh), the last
+// entry is the 32-bit one.
 const SwConfig kConfigs[] = {
-    WARPDP_SW16(8, 8, 4, 4, 4, 3200, 2737),
-    WARPDP_SW16(8, 10, 3, 2, 4, 3466, 3191),
-    WARPDP_SW16(8, 12, 4, 4, 4, 3854, 3512),
-    WARPDP_SW16(8, 12, 3, 4, 4, 3893, 3477),
-    WARPDP_SW16(8, 14, 3, 4, 4, 4112, 3743),
-    WARPDP_SW16(8, 16, 3, 4, 4, 4245, 3986),
-    WARPDP_SW16(8, 18, 4, 4, 4, 4181, 4095),
-    WARPDP_SW16(8, 18, 3, 4, 4, 4243, 3996),
-    WARPDP_SW16(8, 20, 4, 4, 4, 4311, 4127),
-    WARPDP_SW16(8, 20, 3, 2, 4, 4205, 4256),
-    WARPDP_SW16(8, 22, 4, 4, 4, 4483, 4326),
-    WARPDP_SW16(8, 24, 4, 4, 4, 4550, 4261),
-    WARPDP_SW16(8, 24, 3, 2, 4, 4379, 4489),
-    WARPDP_SW16(8, 26, 3, 4, 4, 4496, 4500),
-    WARPDP_SW16(8, 28, 3, 4, 4, 4498, 4693),
-    WARPDP_SW16(8, 30, 3, 4, 4, 4603, 4661),
-    WARPDP_SW16(8, 32, 3, 4, 4, 4728, 4700),
-    WARPDP_SW16(16, 10, 4, 4, 4, 4163, 4234),
-    WARPDP_SW16(16, 12, 4, 4, 4, 4401, 4489),
-    WARPDP_SW16(16, 14, 3, 4, 4, 4686, 4717),
-    WARPDP_SW16(16, 16, 4, 4, 4, 4646, 4790),
-    WARPDP_SW16(16, 16, 3, 4, 2, 4719, 4668),
-    WARPDP_SW16(16, 18, 3, 4, 4, 4846, 4816),
-    WARPDP_SW16(16, 20, 4, 4, 4, 4815, 4711),
-    WARPDP_SW16(16, 20, 3, 4, 2, 4660, 4849),
-    WARPDP_SW16(16, 22, 4, 4, 4, 4930, 4959),
-    WARPDP_SW16(16, 24, 4, 4, 4, 4941, 4910),
-    WARPDP_SW16(16, 26, 3, 4, 2, 4896, 4853),
-    WARPDP_SW16(16, 28, 3, 4, 2, 4896, 4919),
-    WARPDP_SW16(16, 30, 3, 4, 2, 4804, 4909),
-    WARPDP_SW16(16, 32, 3, 2, 2, 4974, 4764),
-    WARPDP_SW16(32, 10, 3, 4, 4, 4692, 4799),
-    WARPDP_SW16(32, 11, 3, 4, 4, 4736, 4784),
-    WARPDP_SW16(32, 12, 3, 4, 4, 4885, 5033),
-    WARPDP_SW16(32, 13, 4, 2, 4, 5023, 4979),
-    WARPDP_SW16(32, 13, 3, 2, 4, 4970, 5118),
-    WARPDP_SW16(32, 14, 3, 4, 4, 5138, 5134),
-    WARPDP_SW16(32, 15, 4, 2, 4, 5011, 5056),
-    WARPDP_SW16(32, 16, 3, 4, 4, 5087, 5261),
-    WARPDP_SW16(32, 17, 4, 4, 4, 5191, 5058),
-    WARPDP_SW16(32, 18, 4, 2, 4, 5305, 5090),
-    WARPDP_SW16(32, 19, 4, 4, 4, 5283, 5092),
-    WARPDP_SW16(32, 19, 3, 2, 4, 5080, 5175),
-    WARPDP_SW16(32, 20, 4, 4, 2, 5311, 5076),
-    WARPDP_SW16(32, 21, 3, 4, 2, 5295, 5076),
-    WARPDP_SW16(32, 22, 4, 4, 4, 5281, 5098),
-    WARPDP_SW16(32, 23, 4, 4, 2, 5340, 5056),
-    WARPDP_SW16(32, 24, 4, 2, 2, 5366, 5164),
-    WARPDP_SW16(32, 25, 3, 2, 2, 5396, 4983),
-    WARPDP_SW16(32, 26, 3, 2, 2, 5282, 5054),
-    WARPDP_SW16(32, 27, 3, 2, 2, 5329, 5209),
-    WARPDP_SW16(32, 28, 3, 2, 2, 5266, 5291),
-    WARPDP_SW16(32, 29, 3, 2, 2, 5355, 5280),
-    WARPDP_SW16(32, 30, 3, 2, 2, 5370, 4968),
-    WARPDP_SW16(32, 31, 3, 2, 2, 5236, 5071),
-    WARPDP_SW16(32, 32, 3, 2, 2, 5403, 4925),
-    {"s32_g32_r16", true, 32, 16, 128, sw_kernel<SwCell32, 32, 16, 128, 1, false, 2>,
-     sw_kernel<SwCell32, 32, 16, 128, 1, true, 2>, 1, 1},
-};
+#define WARPDP_SW16(G, R, B, single_unroll, multi_unroll, single_rate, multi_rate)                     \
+    {"s16_g" #G "_r" #R "_b" #B, false, G, R, 128, SwKernelOf<SwCell16, G, R, B, false, single_unroll>::get(), \
+     SwKernelOf<SwCell16, G, R, B, true, multi_unroll>::get(), single_rate, multi_rate},
+#define WARPDP_SW32(G, R, B, single_unroll, multi_unroll)                                                \
+    {"s32_g" #G "_r" #R, true, G, R, 128, SwKernelOf<SwCell32, G, R, B, false, single_unroll>::get(),       \
+     SwKernelOf<SwCell32, G, R, B, true, multi_unroll>::get(), 1, 1},
+#include "kernels/sw/sw_configs.inc"
 #undef WARPDP_SW16
-#undef WARPDP_SW_U
+#undef WARPDP_SW32
+};
 constexpr int kNumConfigs = static_cast<int>(sizeof(kConfigs) / sizeof(kConfigs[0]));
 constexpr int kWide = kNumConfigs - 1;
 
@@ -330,7 +252,7 @@ void CudaSwEngine::load_slot(Slot& s, const SeqBatch& targets, std::vector<uint3
                                     " bytes of shared memory with a " + std::to_string(alphabet_ - 1) +
                                     "-letter matrix, GPU " + std::to_string(s.device) + " has " +
                                     std::to_string(s.prop.sharedMemPerBlockOptin));
-            const KernelFn kernel = multi ? k.multi : k.single;
+            const SwKernelFn kernel = multi ? k.multi : k.single;
             WARPDP_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
             WARPDP_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&s.blocks_per_sm[multi][c], kernel, k.threads, smem));
         }

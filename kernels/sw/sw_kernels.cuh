@@ -1,8 +1,8 @@
 // gpu-sw's CUDA kernels: local alignment scores with affine gaps, one query
 // against many resident targets. Kernels only compute: device pointers,
 // sizes and a parameter struct in, one score per target out; sw_cuda.cu
-// sorts and pairs the targets, picks the configuration from its one table
-// and launches.
+// sorts and pairs the targets, picks the configuration from the one table
+// (sw_configs.inc) and launches.
 //
 // Recurrence (docs/sw.md), query rows i, target columns j, gap of k costing
 // open + (k - 1) * extend:
@@ -823,5 +823,21 @@ __global__ void __launch_bounds__(Threads, MinBlocks) sw_kernel(SwLaunchParams p
         }
     }
 }
+
+using SwKernelFn = void (*)(SwLaunchParams);
+
+// The launch entry of sw_kernel<C, G, R, 128, B, Multi, U>, an instance
+// that the table kernels/sw/sw_configs.inc names. get() is defined only in
+// the kernels/sw/sw_instantiations_*.cu unit that compiles that kernel
+// (sw_instantiations.cuh), so that the build compiles the instances side by
+// side; the engine (sw_cuda.cu) only calls it. Compiled = false is the empty
+// instance each unit makes of the entries another unit compiles.
+template <class C, int G, int R, int B, bool Multi, int U, bool Compiled = true>
+struct SwKernelOf {};
+
+template <class C, int G, int R, int B, bool Multi, int U>
+struct SwKernelOf<C, G, R, B, Multi, U, true> {
+    static SwKernelFn get();
+};
 
 }  // namespace warpdp::cuda

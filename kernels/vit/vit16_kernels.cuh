@@ -1,5 +1,5 @@
 // The Viterbi filter in packed int16 with Hopper's DPX instructions, for the
-// (model, target) pairs that core/vit_word16 proves safe: there no sum can
+// (model, target) pairs that core/hmmer/vit/vit_word16 proves safe: there no sum can
 // wrap and no HMMER saturation can change a result, so the wrapping 16-bit
 // adds of VIADD.16 / VIADDMNMX.S16 compute HMMER's saturating filter exactly
 // (values are HMMER's minus K, and F plays -inf). Other pairs take

@@ -1,6 +1,6 @@
 // The CUDA Viterbi-filter engine: keeps a chunk of targets resident on one or
 // more GPUs (sorted by length, split by residue count), and for each model
-// scores the requested subset: the pairs core/vit_word16 proves safe with the
+// scores the requested subset: the pairs core/hmmer/vit/vit_word16 proves safe with the
 // packed 16-bit vit16_kernel (kernels/vit/vit16_kernels.cuh), the rest (targets
 // with gap/'*'/'~' codes or beyond the safe length, unsafe models) with the
 // int32 vit_kernel (kernels/vit/vit_kernels.cuh).
@@ -388,7 +388,7 @@ public:
         // A forced int32 instance takes everything; otherwise safe pairs go to 16 bits.
         const bool force32 = !forced_.empty() && !find_variant16(forced_);
         const Vit16Plan p16 = force32 ? Vit16Plan{} : vit16_plan(prof);
-        // core/vit_word16's conditions: a safe length and no code with a -inf emission.
+        // core/hmmer/vit/vit_word16's conditions: a safe length and no code with a -inf emission.
         auto safe16 = [&p16](uint64_t L, uint32_t codes) {
             return p16.ok && L <= p16.max_len && (codes & (p16.bad_codes | 0x80000000u)) == 0;
         };

@@ -1,7 +1,7 @@
 // The CUDA Viterbi-filter engine's own interface, beyond VitEngine: per-call
-// statistics for the benchmark and the DPX edge probe. No CUDA types, so
-// host-only C++ (bench/, tests/) may include it; it exists only in CUDA builds
-// (WARPDP_HAVE_CUDA is defined for targets linking warpdp_kernels).
+// statistics for the benchmark. No CUDA types, so host-only C++ (bench/,
+// tests/) may include it; it exists only in CUDA builds (WARPDP_HAVE_CUDA is
+// defined for targets linking warpdp_kernels).
 #pragma once
 
 #include <cstdint>
@@ -28,7 +28,7 @@ struct VitCudaStats {
     int tiles = 0;             // its model tiles of group * stripe nodes
     std::string variant16;     // packed 16-bit instance, e.g. "vit16_g4_s12" ("" when it scored nothing)
     int tiles16 = 0;           // its model tiles of 2 * group * stripe nodes
-    uint64_t targets16 = 0;    // targets the 16-bit kernel scored (core/vit_word16 decides)
+    uint64_t targets16 = 0;    // targets the 16-bit kernel scored (core/hmmer/vit/vit_word16 decides)
     uint64_t residues16 = 0;
 };
 
@@ -49,10 +49,5 @@ std::unique_ptr<VitCudaEngine> make_vit_cuda_engine_ex(const std::vector<int>& d
 
 // Names of all kernel instances ("vit_g<group>_s<stripe>", "vit16_g<group>_s<pairs>").
 std::vector<std::string> vit_cuda_variants();
-
-// Runs the 16-bit DPX / SIMD intrinsics on `device` at the int16 edges and
-// returns a printable table (one line per input), so the saturation question
-// is answered by the hardware rather than by documentation.
-std::vector<std::string> vit_cuda_dpx_probe(int device);
 
 }  // namespace warpdp

@@ -252,11 +252,4 @@ __global__ void __launch_bounds__(kVitBlock) vit_kernel(const VitParams p) {
     }
 }
 
-// Prints nothing, decides nothing: the 16-bit DPX and SIMD intrinsics at the
-// int16 edges, for the probe table (vit_probe.cu).
-struct DpxProbeRow {
-    int a, b, c;
-    int viaddmax, vimax3, vimax_relu, viaddmax_relu, vaddss2;
-};
-
 }  // namespace warpdp::cuda

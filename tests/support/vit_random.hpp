@@ -57,7 +57,7 @@ inline std::vector<uint8_t> sample_homolog(const Hmm& h, size_t flank) {
 
 // Rewrites every B->M word of `wp` (by bisection) so that the 16-bit path's
 // longest safe target length is just above `at_least`: targets near it sit
-// at the edge of core/vit_word16's argument and either side of the routing.
+// at the edge of core/hmmer/vit/vit_word16's argument and either side of the routing.
 inline Vit16Plan limit_safe_length(VitWordProfile& wp, uint64_t at_least) {
     auto with_entry = [&](int tbm) {
         for (int k = 1; k <= wp.M; ++k)

@@ -3,7 +3,7 @@
 // back as candidates), the Viterbi filter with the pipeline rule, and
 // optionally the Forward filter; per model the rows of the targets that
 // reached the Viterbi stage and the survivors for a final hmmsearch. Every
-// decision is hmmsearch's (core/msv_model, vit_model, fwd_model); the
+// decision is hmmsearch's (core/hmmer/msv/msv_model, vit_model, fwd_model); the
 // engines (GPU when the device choice says so, CPU engines for the first
 // chunks while CUDA starts) change only the time.
 #pragma once

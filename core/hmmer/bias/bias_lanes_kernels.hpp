@@ -1,5 +1,5 @@
 // The boundary between BiasFilter's variant table (bias_filter.cpp) and its
-// lane kernel (bias_lanes_avx2.cpp, x86-64 only), which runs the bias
+// lane kernel (bias_lanes_avx2_f32.cpp, x86-64 only), which runs the bias
 // filter's scaled Forward for eight targets at once (one per AVX2 lane), each
 // lane doing exactly the float and double operations of the scalar loop in
 // bias_filter.cpp, so the scores are the same bit for bit. Plain pointers

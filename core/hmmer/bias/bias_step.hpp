@@ -1,6 +1,6 @@
 // The scalar steps of the bias filter's scaled Forward (docs/hmmer-filters.md
 // §7.1), shared by the reference loop (bias_filter.cpp) and the lane kernel's
-// lane starts and ends (bias_lanes_avx2.cpp). Internal linkage on purpose: each
+// lane starts and ends (bias_lanes_avx2_f32.cpp). Internal linkage on purpose: each
 // translation unit gets its own copy, so the AVX2 unit's copy is never linked
 // into code that runs on older CPUs.
 #pragma once

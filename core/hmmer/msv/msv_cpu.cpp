@@ -8,13 +8,13 @@
 #include <stdexcept>
 #include <string>
 
-#include "core/hmmer/msv/msv_cpu_kernels.hpp"
 #include "core/hmmer/msv/msv_reference.hpp"
+#include "core/hmmer/msv/msv_striped_kernels.hpp"
 
 namespace warpdp {
 
 static_assert(kMsvOverflow == 0xFFFF && kSsvNoResult == 0xFFFE && kMsvBase == 190,
-              "msv_cpu_kernel_impl.hpp mirrors these constants");
+              "msv_striped_kernel_impl.hpp mirrors these constants");
 
 namespace {
 constexpr std::align_val_t kAlign{64};
@@ -55,11 +55,11 @@ MsvStripedProfile::MsvStripedProfile(const MsvByteProfile& p, int width)
 
 namespace {
 
-using Kernel = uint16_t (*)(const msvk::StripedView&, const uint8_t*, size_t, int, uint8_t*);
+using Kernel = uint16_t (*)(const msv_striped::StripedView&, const uint8_t*, size_t, int, uint8_t*);
 
 uint16_t run_pass(Kernel ssv, Kernel full, const MsvStripedProfile& sp, std::span<const uint8_t> dsq,
                   MsvCpuScratch& scratch, MsvPass pass) {
-    const msvk::StripedView v{sp.cost.data(), reinterpret_cast<const int8_t*>(sp.score.data()), sp.Q,
+    const msv_striped::StripedView v{sp.cost.data(), reinterpret_cast<const int8_t*>(sp.score.data()), sp.Q,
                               sp.bias, sp.tbm, sp.tec};
     const int tjb = msv_tjb(dsq.size());
     uint8_t* row = scratch.row(sp);
@@ -73,11 +73,11 @@ uint16_t run_pass(Kernel ssv, Kernel full, const MsvStripedProfile& sp, std::spa
 #if defined(__x86_64__)
 uint16_t score_avx2(const MsvByteProfile&, const MsvStripedProfile& sp, std::span<const uint8_t> dsq,
                     MsvCpuScratch& scratch, MsvPass pass) {
-    return run_pass(msvk::ssv_avx2, msvk::full_avx2, sp, dsq, scratch, pass);
+    return run_pass(msv_striped::ssv_avx2, msv_striped::full_avx2, sp, dsq, scratch, pass);
 }
 uint16_t score_sse2(const MsvByteProfile&, const MsvStripedProfile& sp, std::span<const uint8_t> dsq,
                     MsvCpuScratch& scratch, MsvPass pass) {
-    return run_pass(msvk::ssv_sse2, msvk::full_sse2, sp, dsq, scratch, pass);
+    return run_pass(msv_striped::ssv_sse2, msv_striped::full_sse2, sp, dsq, scratch, pass);
 }
 #endif
 

@@ -1,6 +1,6 @@
 // Variant table, striped-profile builder, per-model scorer and the threaded
 // CPU engine of the Viterbi filter. The kernels themselves live in
-// vit_cpu_{sse2,avx2}.cpp; this file holds everything that is plain C++.
+// vit_striped_{sse2,avx2}_i16.cpp; this file holds everything that is plain C++.
 #include "core/hmmer/vit/vit_cpu.hpp"
 
 #include <algorithm>
@@ -8,7 +8,7 @@
 #include <thread>
 
 #include "core/base/parallel.hpp"
-#include "core/hmmer/vit/vit_cpu_kernels.hpp"
+#include "core/hmmer/vit/vit_striped_kernels.hpp"
 
 namespace warpdp {
 
@@ -16,8 +16,8 @@ namespace {
 
 #if defined(__x86_64__)
 constexpr VitCpuVariant kVariants[] = {
-    {"vit_striped_avx2_i16", CpuIsa::avx2, {16, vitk::score_avx2}},
-    {"vit_striped_sse2_i16", CpuIsa::sse2, {8, vitk::score_sse2}},
+    {"vit_striped_avx2_i16", CpuIsa::avx2, {16, vit_striped::score_avx2}},
+    {"vit_striped_sse2_i16", CpuIsa::sse2, {8, vit_striped::score_sse2}},
 };
 #endif
 

@@ -23,7 +23,7 @@ namespace warpdp {
 using VitWords = std::vector<int16_t, AlignedAlloc<int16_t>>;
 
 // One entry of the table: the lane count its striped profile is built for
-// and its kernel (vit_cpu_kernels.hpp).
+// and its kernel (vit_striped_kernels.hpp).
 struct VitCpuKernels {
     int lanes;
     uint32_t (*score)(const int16_t* trans, const int16_t* emit, int Q, int16_t* rows, const uint8_t* dsq,

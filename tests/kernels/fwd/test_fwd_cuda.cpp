@@ -1,5 +1,5 @@
 // The CUDA Forward-filter engine against the scalar reference
-// (core/fwd_reference), bit for bit (NaN for NaN), on fresh random models
+// (core/hmmer/fwd/fwd_reference), bit for bit (NaN for NaN), on fresh random models
 // and targets every run: model sizes over every stripe shape and both D->D
 // modes (M below and from 100) up to M = 2000, homologs that rescale many
 // times, -inf codes (the parser's error), a 100,000-residue target, targets

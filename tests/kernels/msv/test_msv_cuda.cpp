@@ -1,4 +1,4 @@
-// The CUDA MSV engine against the scalar reference (core/msv_reference), bit
+// The CUDA MSV engine against the scalar reference (core/hmmer/msv/msv_reference), bit
 // for bit, on fresh random profiles and targets every run (seed printed,
 // replay with WARPDP_TEST_SEED). Sizes are swept on purpose around the SSV
 // kernels' tile widths and row blocks; every kernel variant is also forced by

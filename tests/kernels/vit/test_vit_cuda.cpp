@@ -1,16 +1,16 @@
 // The CUDA Viterbi-filter engine against the scalar reference
-// (core/vit_reference), exactly, on fresh random models and targets every run
-// (seed printed, replay with WARPDP_TEST_SEED): model sizes swept around the
-// kernel's lane stripes and tiles up to M = 5000, target lengths 0, 1, 2, edges
-// and one of 120,000, shuffled subsets, 1 slot vs several; each outcome class
-// (finite, overflow, no path) must occur; every kernel instance is also forced
-// by name, in one tile and tiled, int32 and packed 16-bit (which takes the
-// pairs core/vit_word16 proves safe), on ordinary models and on models whose
-// best paths run through long D->D chains. Skips (77) without a GPU.
+// (core/hmmer/vit/vit_reference), exactly, on fresh random models and targets
+// every run (seed printed, replay with WARPDP_TEST_SEED): model sizes swept
+// around the kernel's lane stripes and tiles up to M = 5000, target lengths
+// 0, 1, 2, edges and one of 120,000, shuffled subsets, 1 slot vs several;
+// each outcome class (finite, overflow, no path) must occur; every kernel
+// instance is also forced by name, in one tile and tiled, int32 and packed
+// 16-bit (which takes the pairs core/hmmer/vit/vit_word16 proves safe), on
+// ordinary models and on models whose best paths run through long D->D
+// chains. Skips (77) without a GPU.
 #include <doctest/doctest.h>
 
 #include <algorithm>
-#include <cstdio>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -69,11 +69,6 @@ SeqBatch dd_chain_batch(const Hmm& d) {
 }
 
 }  // namespace
-
-TEST_CASE("DPX 16-bit intrinsics at the int16 edges (probe table)") {
-    require_gpu();
-    for (const auto& line : vit_cuda_dpx_probe(0)) std::printf("dpx-probe: %s\n", line.c_str());
-}
 
 TEST_CASE("CUDA Viterbi == reference across model and target sizes") {
     require_gpu();

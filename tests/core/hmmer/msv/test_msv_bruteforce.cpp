@@ -1,4 +1,4 @@
-// The float MSV (core/msv_float) against an exhaustive enumeration of every
+// The float MSV (core/hmmer/msv/msv_float) against an exhaustive enumeration of every
 // MSV path, on fresh random tiny models (M <= 3) and targets (L <= 4) every
 // run. A path is N* (B M_k..M_{k+n-1} E (J* | C*))+ T: hits are runs of
 // consecutive match states on consecutive residues, flanks are free, each

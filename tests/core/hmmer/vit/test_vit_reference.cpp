@@ -1,4 +1,4 @@
-// Verifies the scalar Viterbi-filter reference (core/vit_reference) from the
+// Verifies the scalar Viterbi-filter reference (core/hmmer/vit/vit_reference) from the
 // ground up. (1) An unquantised float Viterbi with the filter's state
 // structure (local multihit; M, I, D; E only from M; N/C/J loops free and
 // -3 nats at the end; float scores of the Profile) equals the best of all

@@ -1,4 +1,4 @@
-// The wrapping 16-bit Viterbi filter (core/vit_word16) against the saturating
+// The wrapping 16-bit Viterbi filter (core/hmmer/vit/vit_word16) against the saturating
 // reference, on fresh random models and targets every run: whenever the plan
 // says a (model, length) is safe, the emulation of the kernel's arithmetic
 // must give the reference's result with not one wrapped sum, whatever the

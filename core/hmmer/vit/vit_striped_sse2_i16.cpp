@@ -1,14 +1,14 @@
 // SSE2 instance of the striped Viterbi kernel: 8 int16 lanes. _mm_adds_epi16
 // and _mm_max_epi16 are exactly the saturating int16 semantics of
 // docs/hmmer-filters.md §6.2.
-#include "core/hmmer/vit/vit_cpu_kernels.hpp"
+#include "core/hmmer/vit/vit_striped_kernels.hpp"
 
 #if defined(__x86_64__)
 #include <emmintrin.h>
 
-#include "core/hmmer/vit/vit_cpu_kernel_impl.hpp"
+#include "core/hmmer/vit/vit_striped_kernel_impl.hpp"
 
-namespace warpdp::vitk {
+namespace warpdp::vit_striped {
 namespace {
 
 struct Sse2 {
@@ -37,5 +37,5 @@ uint32_t score_sse2(const int16_t* trans, const int16_t* emit, int Q, int16_t* r
     return score<Sse2>(trans, emit, Q, rows, dsq, L, ncj);
 }
 
-}  // namespace warpdp::vitk
+}  // namespace warpdp::vit_striped
 #endif  // __x86_64__

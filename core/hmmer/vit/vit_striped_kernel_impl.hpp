@@ -1,7 +1,7 @@
 // The striped Viterbi-filter row loop (docs/hmmer-filters.md §6.2), written
 // once as a template over a tiny SIMD traits type S (lanes W, saturating add, max,
 // shift-by-one-lane, any-greater, horizontal max) and instantiated by
-// vit_cpu_sse2.cpp and vit_cpu_avx2.cpp (the AVX2 one inside its target
+// vit_striped_sse2_i16.cpp and vit_striped_avx2_i16.cpp (the AVX2 one inside its target
 // region). Internal to each of them (an anonymous namespace), so each
 // instruction set gets its own copy and nothing compiled for AVX2 can leak
 // into SSE2 code.
@@ -17,7 +17,7 @@
 
 #include "core/hmmer/vit/vit_profile.hpp"
 
-namespace warpdp::vitk {
+namespace warpdp::vit_striped {
 namespace {
 
 template <class S>
@@ -88,4 +88,4 @@ uint32_t score(const int16_t* __restrict trans, const int16_t* __restrict emit, 
 }
 
 }  // namespace
-}  // namespace warpdp::vitk
+}  // namespace warpdp::vit_striped

@@ -1,7 +1,8 @@
-// The DPX edge probe: runs Hopper's 16-bit DPX intrinsics and the SIMD
-// saturating halfword add on int16 edge values and reports what the hardware
-// returned, next to HMMER's saturating answer. It documents why vit_kernel
-// works in int32 (docs/vit-cuda.md); nothing else depends on it.
+// The DPX edge probe that bench_vit_gpu prints (bench/vit_dpx_probe.hpp):
+// Hopper's 16-bit DPX intrinsics and the SIMD saturating halfword add on
+// int16 edge values, what the hardware returned next to HMMER's saturating
+// answer. It documents why vit_kernel works in int32 (docs/vit-cuda.md);
+// no tool links it.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -9,14 +10,17 @@
 #include <string>
 #include <vector>
 
+#include "bench/vit_dpx_probe.hpp"
 #include "kernels/common/cuda_check.cuh"
-#include "kernels/vit/vit_cuda.hpp"
-#include "kernels/vit/vit_kernels.cuh"
 
 namespace warpdp {
 namespace {
 
-using cuda::DpxProbeRow;
+// One input (a, b, c) and what each intrinsic returned for it.
+struct DpxProbeRow {
+    int a, b, c;
+    int viaddmax, vimax3, vimax_relu, viaddmax_relu, vaddss2;
+};
 
 __device__ int lo_of(unsigned w) { return static_cast<short>(w & 0xFFFFu); }
 __device__ unsigned both(int v) { return (static_cast<unsigned>(v) & 0xFFFFu) * 0x10001u; }

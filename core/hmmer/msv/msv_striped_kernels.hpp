@@ -1,5 +1,5 @@
 // The boundary between the CPU engine's variant table (msv_cpu.cpp) and its
-// per-ISA kernels (msv_cpu_sse2.cpp, msv_cpu_avx2.cpp; x86-64 only). Kept to
+// per-ISA kernels (msv_striped_sse2_u8.cpp, msv_striped_avx2_u8.cpp; x86-64 only). Kept to
 // plain pointers and integers on purpose: the AVX2 file compiles what it
 // defines for AVX2, so it shares no inline code with the rest
 // (core/base/simd_variants.hpp).
@@ -8,7 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 
-namespace warpdp::msvk {
+namespace warpdp::msv_striped {
 
 // A read-only view of an MsvStripedProfile (see core/hmmer/msv/msv_cpu.hpp).
 struct StripedView {
@@ -26,4 +26,4 @@ uint16_t full_sse2(const StripedView& v, const uint8_t* dsq, size_t L, int tjb, 
 uint16_t ssv_avx2(const StripedView& v, const uint8_t* dsq, size_t L, int tjb, uint8_t* row);
 uint16_t full_avx2(const StripedView& v, const uint8_t* dsq, size_t L, int tjb, uint8_t* row);
 
-}  // namespace warpdp::msvk
+}  // namespace warpdp::msv_striped

@@ -1,6 +1,6 @@
 // The striped SSV and full-MSV loops, written once as templates over a small
 // "Ops" struct of vector primitives and instantiated by each ISA translation
-// unit (msv_cpu_sse2.cpp, msv_cpu_avx2.cpp). Internal linkage on purpose: each
+// unit (msv_striped_sse2_u8.cpp, msv_striped_avx2_u8.cpp). Internal linkage on purpose: each
 // TU gets its own copy compiled for its own instruction set.
 //
 // SSV works on c = cell - xB0 >= 0 (docs/hmmer-filters.md §5.3 with the floor
@@ -24,9 +24,9 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "core/hmmer/msv/msv_cpu_kernels.hpp"
+#include "core/hmmer/msv/msv_striped_kernels.hpp"
 
-namespace warpdp::msvk {
+namespace warpdp::msv_striped {
 namespace {
 
 // Mirrors of kMsvOverflow, kSsvNoResult and kMsvBase (static_asserted equal
@@ -171,4 +171,4 @@ uint16_t full_kernel(const StripedView& v, const uint8_t* dsq, size_t L, int tjb
 }
 
 }  // namespace
-}  // namespace warpdp::msvk
+}  // namespace warpdp::msv_striped

@@ -1,14 +1,14 @@
 // SSE2 instantiation of the striped MSV kernels: 16 byte lanes, available on
 // every x86-64 CPU, so this TU needs no special compiler flags. SSE2 has no
 // signed byte max, so SSV uses the unsigned form (add bias, subtract cost).
-#include "core/hmmer/msv/msv_cpu_kernels.hpp"
+#include "core/hmmer/msv/msv_striped_kernels.hpp"
 
 #if defined(__x86_64__)
 #include <emmintrin.h>
 
-#include "core/hmmer/msv/msv_cpu_kernel_impl.hpp"
+#include "core/hmmer/msv/msv_striped_kernel_impl.hpp"
 
-namespace warpdp::msvk {
+namespace warpdp::msv_striped {
 namespace {
 
 struct Sse2 {
@@ -55,5 +55,5 @@ uint16_t full_sse2(const StripedView& v, const uint8_t* dsq, size_t L, int tjb, 
     return full_kernel<Sse2>(v, dsq, L, tjb, row);
 }
 
-}  // namespace warpdp::msvk
+}  // namespace warpdp::msv_striped
 #endif  // __x86_64__

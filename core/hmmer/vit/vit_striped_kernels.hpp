@@ -1,5 +1,5 @@
 // The boundary between the Viterbi CPU engine's variant table (vit_cpu.cpp)
-// and its per-ISA kernels (vit_cpu_sse2.cpp, vit_cpu_avx2.cpp; x86-64 only).
+// and its per-ISA kernels (vit_striped_sse2_i16.cpp, vit_striped_avx2_i16.cpp; x86-64 only).
 // Plain pointers and integers only: the AVX2 file compiles what it defines
 // for AVX2, so it shares no inline code with the rest
 // (core/base/simd_variants.hpp).
@@ -7,7 +7,7 @@
 
 #include <cstdint>
 
-namespace warpdp::vitk {
+namespace warpdp::vit_striped {
 
 // One target against a striped word profile of Q vectors (vit_cpu.hpp's
 // VitStripedProfile: trans [q][slot][lane], emit [code][q][lane], built for
@@ -18,4 +18,4 @@ uint32_t score_sse2(const int16_t* trans, const int16_t* emit, int Q, int16_t* r
 uint32_t score_avx2(const int16_t* trans, const int16_t* emit, int Q, int16_t* rows, const uint8_t* dsq,
                     uint64_t L, int ncj);
 
-}  // namespace warpdp::vitk
+}  // namespace warpdp::vit_striped

@@ -4,7 +4,7 @@
 // run machine needs AVX2.
 // SSV uses the signed form: one saturating signed add per cell of the
 // clamped score, with c stored as c - 128 so the floor is -128.
-#include "core/hmmer/msv/msv_cpu_kernels.hpp"
+#include "core/hmmer/msv/msv_striped_kernels.hpp"
 
 #if defined(__x86_64__)
 #include <immintrin.h>
@@ -14,9 +14,9 @@
 
 #include "core/base/avx2_region_begin.hpp"  // (after every other include)
 
-#include "core/hmmer/msv/msv_cpu_kernel_impl.hpp"  // (inside: its templates are compiled for AVX2 here)
+#include "core/hmmer/msv/msv_striped_kernel_impl.hpp"  // (inside: its templates are compiled for AVX2 here)
 
-namespace warpdp::msvk {
+namespace warpdp::msv_striped {
 namespace {
 
 struct Avx2 {
@@ -68,7 +68,7 @@ uint16_t full_avx2(const StripedView& v, const uint8_t* dsq, size_t L, int tjb, 
     return full_kernel<Avx2>(v, dsq, L, tjb, row);
 }
 
-}  // namespace warpdp::msvk
+}  // namespace warpdp::msv_striped
 
 #include "core/base/avx2_region_end.hpp"
 #endif  // __x86_64__

@@ -1,7 +1,7 @@
 // AVX2 instance of the striped Viterbi kernel: 16 int16 lanes, in an AVX2
 // target region (core/base/simd_variants.hpp says why not -mavx2); entered
 // only when cpu_supports(CpuIsa::avx2) (vit_cpu.cpp).
-#include "core/hmmer/vit/vit_cpu_kernels.hpp"
+#include "core/hmmer/vit/vit_striped_kernels.hpp"
 
 #if defined(__x86_64__)
 #include <immintrin.h>
@@ -13,9 +13,9 @@
 
 #include "core/base/avx2_region_begin.hpp"  // (after every other include)
 
-#include "core/hmmer/vit/vit_cpu_kernel_impl.hpp"  // (inside: its template is compiled for AVX2 here)
+#include "core/hmmer/vit/vit_striped_kernel_impl.hpp"  // (inside: its template is compiled for AVX2 here)
 
-namespace warpdp::vitk {
+namespace warpdp::vit_striped {
 namespace {
 
 struct Avx2 {
@@ -49,7 +49,7 @@ uint32_t score_avx2(const int16_t* trans, const int16_t* emit, int Q, int16_t* r
     return score<Avx2>(trans, emit, Q, rows, dsq, L, ncj);
 }
 
-}  // namespace warpdp::vitk
+}  // namespace warpdp::vit_striped
 
 #include "core/base/avx2_region_end.hpp"
 #endif  // __x86_64__
