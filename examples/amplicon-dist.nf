@@ -12,7 +12,7 @@
 // Parameters (examples/nextflow.config): reads, tiles, outdir.
 // Results: <outdir>/amplicon-dist/<reads>.<format>.gz (gzip of the matrix).
 
-include { WARPDP_NWDIST } from '../modules/warpdp/nwdist/main'
+include { WARPDP_NWDIST } from '../modules/warpdp/warpdp/nwdist/main'
 
 // The tiles, in tile order, as one file. The suffix (format) is the tiles' own.
 process CONCAT_TILES {

@@ -11,7 +11,7 @@
 // Parameters (examples/nextflow.config): rnas, batch_size, outdir.
 // Results: <outdir>/fold/<rnas>.<format>.gz (tsv by default).
 
-include { WARPDP_NUSSINOV } from '../modules/warpdp/nussinov/main'
+include { WARPDP_NUSSINOV } from '../modules/warpdp/warpdp/nussinov/main'
 
 // The batches' results, in batch order, as one file; a TSV header line
 // (#id...) is kept from the first batch only.

@@ -15,7 +15,7 @@
 // Parameters (examples/nextflow.config): hmm, targets, chunk_size, outdir.
 // Results: <outdir>/hmmsearch/<targets>.{txt,tbl,domtbl}.gz.
 
-include { WARPDP_VITERBI } from '../modules/warpdp/viterbi/main'
+include { WARPDP_VITERBI } from '../modules/warpdp/warpdp/viterbi/main'
 
 // The final search: hmmsearch itself (HMMER is in warpdp's image) on the
 // survivors of every chunk, in chunk order, with the whole database's Z.

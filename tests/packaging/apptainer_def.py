@@ -120,11 +120,12 @@ def commands(texts):
 
 
 def installs(cmds):
-    """The packages of the apt-get install among the commands."""
+    """The packages of the apt-get installs among the commands (the build stage
+    has two: Debian's packages, then NVIDIA's CUDA compiler)."""
     found = [c[c.index("--no-install-recommends") + 1:] for c in cmds if "--no-install-recommends" in c]
-    if len(found) != 1:
-        fail(f"expected one apt-get install --no-install-recommends per stage, found {len(found)}")
-    return set(found[0])
+    if not found:
+        fail("no apt-get install --no-install-recommends in a stage")
+    return {p for f in found for p in f}
 
 
 def normalise(text):
@@ -209,8 +210,43 @@ def check(def_path, dockerfile):
         sflags = {w for c in scmds for w in c if w.startswith("-D")}
         if dflags != sflags:
             fail(f"the {which} stage's CMake options differ: {sorted(sflags ^ dflags)}")
+    image_facts(dargs, dockerfile, body(final, "labels"))
     print(f"{def_path}: stages {', '.join(names)}; sections, arguments and spython's reading agree; "
-          f"defaults, packages and CMake options equal {dockerfile}'s")
+          f"defaults, packages, CMake options and labels equal {dockerfile}'s")
+
+
+PINNED_BASE = re.compile(r"debian:bookworm-[0-9]{8}-slim|debian:[\w.-]*bookworm[\w.-]*@sha256:[0-9a-f]{64}")
+LABELS_NEEDED = {"title", "description", "version", "revision", "source", "licenses"}
+
+
+def image_facts(dargs, dockerfile, def_labels):
+    """What both recipes must say about the image: one pinned Debian 12 base
+    for both stages (HMMER 3.3.2), the project's version, OCI labels with the
+    MIT licence, the version and the revision from build arguments."""
+    if dargs.get("BUILD_IMAGE") != dargs.get("RUNTIME_IMAGE"):
+        fail(f"{dockerfile}: the stages' default bases differ: {dargs.get('BUILD_IMAGE')}, {dargs.get('RUNTIME_IMAGE')}")
+    if not PINNED_BASE.fullmatch(dargs.get("BUILD_IMAGE", "")):
+        fail(f"{dockerfile}: base {dargs.get('BUILD_IMAGE')} is not Debian 12 pinned by a dated tag or a digest")
+    if dargs.get("HMMER_VERSION") != "3.3.2":
+        fail(f"{dockerfile}: HMMER_VERSION is {dargs.get('HMMER_VERSION')}, the tools' oracle is 3.3.2")
+    m = re.search(r"^project\(warpdp VERSION ([0-9.]+)", Path("CMakeLists.txt").read_text(), re.MULTILINE)
+    if not m or dargs.get("WARPDP_VERSION") != m.group(1):
+        fail(f"{dockerfile}: WARPDP_VERSION {dargs.get('WARPDP_VERSION')}, CMakeLists.txt says {m and m.group(1)}")
+    text = re.sub(r"\\\n", " ", Path(dockerfile).read_text())
+    dlabels = {k: normalise(v) for k, v in re.findall(r'org\.opencontainers\.image\.(\w+)="([^"]*)"', text)}
+    slabels = {}
+    for line in def_labels:
+        k, _, v = line.partition(" ")
+        if k.startswith("org.opencontainers.image."):
+            slabels[k[len("org.opencontainers.image."):]] = normalise(v.strip())
+    if not LABELS_NEEDED <= set(dlabels):
+        fail(f"{dockerfile}: OCI labels {sorted(LABELS_NEEDED - set(dlabels))} missing")
+    want = {"licenses": "MIT", "version": "@WARPDP_VERSION@", "revision": "@WARPDP_REVISION@"}
+    for k, v in want.items():
+        if dlabels[k] != v:
+            fail(f"{dockerfile}: label org.opencontainers.image.{k} is {dlabels[k]}, expected {v}")
+    if dlabels != slabels:
+        fail(f"the OCI labels differ: Dockerfile {dlabels}, definition {slabels}")
 
 
 def containerfile(def_path, context, overrides):

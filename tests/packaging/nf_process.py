@@ -329,10 +329,12 @@ def run_task(proc, block, values, task, workflow, workdir, path_env, extra_names
 # ---- nf-test files ----------------------------------------------------------------
 
 class NfTest:
-    """setups: [(process name, its script's path relative to the test file, input code)]."""
+    """setups: [(process name, its script's path relative to the test file, input code)];
+    then_src: the source of its then { } block (see assertions())."""
 
-    def __init__(self, name, stub, input_code, params, setups):
+    def __init__(self, name, stub, input_code, params, setups, then_src=""):
         self.name, self.stub, self.input_code, self.params, self.setups = name, stub, input_code, params, setups
+        self.then_src = then_src
 
 
 def _literal(tok):
@@ -377,7 +379,7 @@ def nf_tests(path, names):
         body = toks[i + 5:close]
         stub = any(b.kind == "id" and b.value == "options" and "-stub" in (_literal(body[k + 1]) or "")
                    for k, b in enumerate(body[:-1]))
-        code, params, setups = None, {}, []
+        code, params, setups, then_src = None, {}, [], ""
         setup_end = -1
         for k, b in enumerate(body[:-3]):
             if b.kind == "id" and b.value == "setup" and body[k + 1].value == "{":
@@ -395,14 +397,62 @@ def nf_tests(path, names):
             if (k > setup_end and b.kind == "id" and b.value == "process" and body[k + 1].kind == "op"
                     and body[k + 1].value == "{"):
                 code = _input_code(body, k, names)
+            if (b.kind == "id" and b.value == "then" and body[k + 1].kind == "op" and body[k + 1].value == "{"
+                    and (k == 0 or body[k - 1].kind == "nl")):
+                then_src = src[body[k + 1].end:body[_matching(body, k + 1, "{", "}")].pos]
             if b.kind == "id" and b.value == "params" and body[k + 1].value == "{":
                 pclose = _matching(body, k + 1, "{", "}")
                 _, after = run_block(src[body[k + 1].end:body[pclose].pos], {})
                 params.update(after)
         if code is None:
             raise GroovyError(f"{path}: test '{name}' has no process {{ \"\"\" input[...] \"\"\" }} block")
-        tests.append(NfTest(name, stub, code, params, setups))
+        tests.append(NfTest(name, stub, code, params, setups, then_src))
     return tests, config
+
+
+def file_tags(path):
+    """The tags of an nf-test file's nextflow_process { } (tag "..." lines outside test())."""
+    src = Path(path).read_text()
+    toks = tokenize(src)
+    tags, depth = [], 0
+    for i, t in enumerate(toks):
+        if t.kind == "op" and t.value in "{(":
+            depth += 1
+        elif t.kind == "op" and t.value in "})":
+            depth -= 1
+        elif depth == 1 and t.kind == "id" and t.value == "tag" and toks[i + 1].kind in ("str", "gstr"):
+            tags.append(_literal(toks[i + 1]))
+    return tags
+
+
+def assertions(then_src):
+    """(definitions, [assertion expression sources]) of a then { } block written
+    as nf-core writes them: statements (def name = { ... }) and then one
+    assertAll( { assert EXPR }, ... ). Anything else is refused."""
+    toks = tokenize(then_src)
+    k = next((i for i, t in enumerate(toks) if t.kind == "id" and t.value == "assertAll"), None)
+    if k is None or toks[k + 1].value != "(":
+        raise Unsupported("a then { } block without assertAll( ... )")
+    close = _matching(toks, k + 1, "(", ")")
+    if any(t.kind not in ("nl", "end") for t in toks[close + 1:]):
+        raise Unsupported("statements after assertAll( ... ) in a then { } block")
+    exprs, i = [], k + 2
+    while i < close:
+        t = toks[i]
+        if t.kind == "nl" or (t.kind == "op" and t.value == ","):
+            i += 1
+            continue
+        if not (t.kind == "op" and t.value == "{"):
+            raise Unsupported(f"line {t.line}: an assertAll argument that is not {{ assert ... }}")
+        end = _matching(toks, i, "{", "}")
+        j = i + 1
+        while toks[j].kind == "nl":
+            j += 1
+        if not (toks[j].kind == "id" and toks[j].value == "assert"):
+            raise Unsupported(f"line {t.line}: a closure in assertAll that does not start with assert")
+        exprs.append(then_src[toks[j].end:toks[end].pos].strip())
+        i = end + 1
+    return then_src[:toks[k].pos], exprs
 
 
 def test_inputs(code, names, functions):
@@ -543,6 +593,22 @@ class NfConfig:
 
 def labels_of(proc):
     return re.findall(r"^\s*label\s+['\"]([\w-]+)['\"]", proc.directives, re.MULTILINE)
+
+
+def config_accelerator(path, params, process_name, labels=()):
+    """task.accelerator of a test config for one process: None, or {"request": N, ...}."""
+    if path is None or not Path(path).is_file():
+        return None
+    src = NfConfig(path).process(process_name, labels, (), {"params": params}).get("accelerator")
+    if src is None:
+        return None
+    value = evaluate(src, {"params": params})
+    value = value.call() if hasattr(value, "call") else value
+    if isinstance(value, int):
+        return {"request": value}
+    if isinstance(value, dict):
+        return dict(value)
+    raise GroovyError(f"{path}: accelerator = {src}: neither a number nor a map")
 
 
 def config_ext(path, params, process_name, labels=()):

@@ -1,8 +1,13 @@
 #!/usr/bin/env python3
 """nf-core's own module linter (nf-core/tools, pinned in scripts/check-requirements.txt)
-on every module under modules/, offline, then on planted mistakes to show it can fail.
+on the repository itself, where its modules sit, offline, then on planted
+mistakes to show it can fail.
 
-nf-core's `modules lint` command cannot run here as it stands: it clones
+The repository is an nf-core modules repository: .nf-core.yml at its root
+(repository_type: modules, org_path: warpdp) and every module at
+modules/warpdp/<tool>/<subtool>, so modules/warpdp/warpdp/msv is module
+warpdp/msv, process WARPDP_MSV, nf-test tags modules_warpdp, warpdp and
+warpdp/msv. `nf-core modules lint` cannot run here as it stands: it clones
 nf-core/modules for the meta.yml schema and starts Nextflow twice (`nextflow
 config`, `nextflow -v`). Its Python API runs the same checks once
   - the two Nextflow calls are replaced by empty answers (no pipeline
@@ -10,15 +15,12 @@ config`, `nextflow -v`). Its Python API runs the same checks once
     and without a version the linter skips `nextflow inspect`;
   - its "modules repository" cache (under XDG_CONFIG_HOME) is a local clone,
     origin a local bare repository, holding .nf-core.yml and our own
-    modules/meta-schema.json, so nothing is fetched;
-  - the modules are copied into nf-core's modules-repo shape,
-    modules/<org>/<tool>/<subtool>, with org "warpdp": modules/warpdp/msv
-    becomes modules/warpdp/warpdp/msv, whose name warpdp/msv gives the
-    process name WARPDP_MSV and the nf-test tag modules_warpdp the linter
-    asks for.
+    modules/meta-schema.json, so nothing is fetched.
 The checks that need Nextflow or nf-test cannot pass and are reported as not
-run (NOT_RUN); every other failure fails, and so does every warning that is
-not in ACCEPTED_WARNINGS, each with its reason.
+run (NOT_RUN; modules/README.md lists them); every other failure fails, and
+so does every warning that is not in ACCEPTED_WARNINGS, each with its reason.
+The planted mistakes are linted in copies of the first module, in a
+temporary repository of the same shape.
 
 Usage: nfcore_lint.py REPO_ROOT (run with the checks' virtual environment's python)
 """
@@ -65,6 +67,16 @@ def nf_core_yml(directory):
     Path(directory, ".nf-core.yml").write_text(f"repository_type: modules\norg_path: {ORG}\n")
 
 
+def check_licences(root, names):
+    """warpdp's own tool entry in every meta.yml names the project's licence, MIT."""
+    import yaml
+    for name in names:
+        meta = yaml.safe_load((root / "modules" / ORG / name / "meta.yml").read_text())
+        ours = [e for tool in meta["tools"] for k, e in tool.items() if k == ORG]
+        if not ours or any(e.get("licence") != ["MIT"] for e in ours):
+            fail(f"{name}/meta.yml: tool {ORG}'s licence is {[e.get('licence') for e in ours]}, expected ['MIT']")
+
+
 def make_schema_cache(tmp, schema):
     """The clone nf-core reads its schema from: $XDG_CONFIG_HOME/nfcore/nf-core/modules,
     the place of its default remote, with origin a local bare repository."""
@@ -82,10 +94,27 @@ def make_schema_cache(tmp, schema):
 
 
 def find_modules(root):
-    """Module names (tool/subtool) under REPO/modules: every directory with a main.nf."""
-    base = root / "modules"
+    """Module names (tool/subtool) under REPO/modules/ORG: every directory with a main.nf."""
+    base = root / "modules" / ORG
     return sorted(str(p.parent.relative_to(base)) for p in base.rglob("main.nf")
                   if "tests" not in p.relative_to(base).parts)
+
+
+def check_nf_core_yml(root):
+    """The repository's .nf-core.yml must say what the linter and `nf-core modules install` need."""
+    import yaml
+    path = root / ".nf-core.yml"
+    if not path.is_file():
+        fail(f"{path} is missing: nf-core tools need it to treat the repository as a modules repository")
+    conf = yaml.safe_load(path.read_text()) or {}
+    want = {"repository_type": "modules", "org_path": ORG}
+    got = {k: conf.get(k) for k in want}
+    if got != want:
+        fail(f"{path} says {got}, expected {want}")
+    stray = sorted(str(p.parent.relative_to(root)) for p in (root / "modules").rglob("main.nf")
+                   if "tests" not in p.parts and p.parent.relative_to(root / "modules").parts[0] != ORG)
+    if stray:
+        fail(f"modules outside modules/{ORG}/ (nf-core tools would not see them): {stray}")
 
 
 def make_lint_dir(path, modules):
@@ -217,6 +246,8 @@ def main():
                           GIT_ALLOW_PROTOCOL="file", HIDE_PROGRESS="1", NO_COLOR="1",
                           HTTP_PROXY="http://127.0.0.1:9", HTTPS_PROXY="http://127.0.0.1:9",
                           http_proxy="http://127.0.0.1:9", https_proxy="http://127.0.0.1:9")
+        check_nf_core_yml(root)
+        check_licences(root, names)
         make_schema_cache(tmp, schema)
         import logging
         logging.basicConfig(level=logging.ERROR)
@@ -224,9 +255,7 @@ def main():
         nf_core.utils.fetch_wf_config = lambda *args, **kwargs: {}
         nf_core.utils.get_nf_version = lambda: None
 
-        lint_dir = tmp / "lint"
-        make_lint_dir(lint_dir, {n: root / "modules" / n for n in names})
-        lint = run_lint(lint_dir)
+        lint = run_lint(root)
         linted = sorted({r.component_name for r in lint.passed + lint.warned + lint.failed})
         if linted != names:
             fail(f"the linter saw modules {linted}, expected {names}")
@@ -249,7 +278,7 @@ def main():
         first = names[0]
         for i, (what, mutate, rename, expected) in enumerate(PLANTS):
             d = tmp / f"plant{i}-src"
-            shutil.copytree(root / "modules" / first, d)
+            shutil.copytree(root / "modules" / ORG / first, d)
             if mutate:
                 mutate(d)
             name = first + (rename or "")
@@ -261,7 +290,7 @@ def main():
                 fail(f"planted {what} in {name}: check {expected} did not catch it "
                      f"(failures: {[c[1] for c in failures]}, warnings: {[c[1] for c in bad_warnings]})")
             print(f"planted {what}: caught by {expected}: {caught[0][2].splitlines()[0]}")
-        print(f"nf-core module lint: {len(names)} modules pass; {len(PLANTS)} planted mistakes caught")
+        print(f"nf-core module lint on {root}: {len(names)} modules pass; {len(PLANTS)} planted mistakes caught")
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 

@@ -8,7 +8,8 @@ command line exits 0 on parse errors, so each result is checked here.
 
 Parsed: modules/**/main.nf and tests/nextflow.config, examples/*.nf and
 examples/*.config. Checked, for each module:
-  - one process, named after its path (modules/warpdp/msv -> WARPDP_MSV);
+  - one process, named after its path below the organisation's folder
+    (modules/warpdp/warpdp/msv -> WARPDP_MSV);
   - only the directives a module may set (tag, label, container: resources,
     the accelerator and container options belong to the pipeline, and no conda
     package exists);
@@ -76,12 +77,13 @@ def check_container(path, proc, version):
 
 
 def check_module(path, root, version):
-    """Problems of one modules/<tool>/<subtool>/main.nf."""
+    """Problems of one modules/<org>/<tool>/<subtool>/main.nf."""
     module, problems = parse(path)
     if module is None:
         return problems
     rel = path.parent.relative_to(root / "modules")
-    expected = "_".join(rel.parts).upper()
+    # nf-core names the process after tool/subtool; the org folder is not part of it
+    expected = "_".join(rel.parts[1:]).upper()
     if [p.name for p in module.processes] != [expected]:
         return problems + [f"{path}: processes {[p.name for p in module.processes]}, expected [{expected}]"]
     proc = module.processes[0]
@@ -134,7 +136,7 @@ def check_tree(root, version):
     for path in modules:
         problems += check_module(path, root, version)
         n += 1
-    for path in sorted((root / "modules").rglob("tests/nextflow.config")) + sorted((root / "examples").glob("*.config")):
+    for path in sorted((root / "modules").rglob("tests/*.config")) + sorted((root / "examples").glob("*.config")):
         problems += parse_config(path)
         n += 1
     for path in sorted((root / "examples").glob("*.nf")):
