@@ -27,10 +27,9 @@ PATH = re.compile(r"(?<![\w/.$}{-])(?:" + "|".join(re.escape(t) for t in TOP) + 
 CXX = {".cpp", ".hpp", ".h", ".cu", ".cuh", ".in"}
 HASH = {".sh", ".py", ".cmake"}
 SKIP_DIRS = {".git", "__pycache__", "node_modules", ".nf-test", "work", "results"}
-# Paths named that are not this repository's: the copy of the modules in
-# nf-core's modules-repository shape that tests/packaging makes, and the
-# snapshot file nf-test writes in a module's folder (none is committed).
-NOT_OURS = ("modules/warpdp/warpdp/", "tests/main.nf.test.snap")
+# Paths named that are not this repository's: the snapshot file nf-test
+# writes in a module's folder (none is committed).
+NOT_OURS = ("tests/main.nf.test.snap",)
 # The journal of past runs keeps the paths of their day, as its top says.
 JOURNALS = {Path("docs/benchmarks-history.md")}
 
@@ -140,7 +139,7 @@ def exists(root, path):
     for pattern in expand(path):
         pattern = pattern.rstrip("/")
         # A module's own files (tests/main.nf.test) are named from its folder.
-        bases = [root] + ([root / "modules" / "*" / "*"] if pattern.startswith("tests/") else [])
+        bases = [root] + ([root / "modules" / "*" / "*" / "*"] if pattern.startswith("tests/") else [])
         if not any(glob.glob(str(base / pattern) + suffix, recursive=True) for base in bases for suffix in ("", ".*")):
             return False
     return True
