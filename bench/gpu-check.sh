@@ -50,6 +50,41 @@ for t in "${tests[@]}"; do
     summary+=("$(printf '%-28s %-16s %4ds' "$name" "$res" $((SECONDS - start)))")
 done
 
+# Every tool on the example data with --device cpu, cuda and auto: the
+# outputs must be byte-identical (the run skeleton's engine policy on a GPU).
+# WARPDP_EXAMPLES: the examples/data folder (default: beside this script's
+# repository, or ./data/examples in the device pack).
+examples=${WARPDP_EXAMPLES:-}
+[[ -z $examples && -d $here/../examples/data ]] && examples=$here/../examples/data
+[[ -z $examples && -d $here/data/examples ]] && examples=$here/data/examples
+tools_bin=$(dirname "$bench")
+if [[ -n $examples && -x $tools_bin/gpu-msv ]]; then
+    ex=$(mktemp -d)
+    zcat "$examples/targets.fa.gz" > "$ex/targets.fa"
+    declare -A tool_cmd=(
+        [msv]="gpu-msv $examples/tutorial3.hmm $ex/targets.fa --all"
+        [viterbi]="gpu-viterbi $examples/tutorial3.hmm $ex/targets.fa --msv --forward --all"
+        [nw]="gpu-nw-dist $examples/amplicons.fa --format tsv"
+        [nussinov]="gpu-nussinov $examples/rnas.fa"
+        [sw]="gpu-sw $examples/queries.fa $ex/targets.fa --cigar"
+    )
+    for t in msv viterbi nw nussinov sw; do
+        start=$SECONDS; res=identical
+        for d in cpu cuda auto; do
+            # shellcheck disable=SC2086
+            "$tools_bin"/${tool_cmd[$t]} --device $d --quiet -o "$ex/$t.$d" --stats "$ex/$t.$d.json" 2>"$logs/tool-$t-$d.err" ||
+                { res="FAILED ($d)"; status=1; cat "$logs/tool-$t-$d.err"; }
+            cp "$ex/$t.$d.json" "$logs/tool-$t-$d.json" 2>/dev/null
+        done
+        if [[ $res == identical ]] && ! { cmp -s "$ex/$t.cpu" "$ex/$t.cuda" && cmp -s "$ex/$t.cpu" "$ex/$t.auto"; }; then
+            res="DIFFER"; status=1
+        fi
+        dev=$(sed -n 's/^ *"device": *"\(.*\)",$/\1/p' "$ex/$t.auto.json" 2>/dev/null | head -1)
+        summary+=("$(printf '%-28s %-16s %4ds  auto: %s' "tool $t cpu/cuda/auto" "$res" $((SECONDS - start)) "$dev")")
+    done
+    rm -rf "$ex"
+fi
+
 # run_bench NAME ARGS...: one benchmark under a timeout, logged, summarised.
 run_bench() {
     local exe=$1; shift

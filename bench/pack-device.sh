@@ -29,6 +29,7 @@ for m in fn3 globins4 Pkinase RRM_1 2OG-FeII_Oxy_3 Caudal_act LuxC Patched SMC_N
 done > "$dest/models/nine.hmm"
 cp "$root/bench/gpu-check.sh" "$root/bench/hmmer-e2e.sh" "$root/bench/nw-50k.sh" "$dest/"
 mkdir -p "$dest/data" && cp /usr/share/doc/vsearch-examples/BioMarKs50k.fsa.gz "$dest/data/"
+cp -r "$root/examples/data" "$dest/data/examples"
 cat > "$dest/run.sh" <<'RUN'
 #!/usr/bin/env bash
 # On the GPU machine: kernel tests and benchmarks, then the end-to-end run.
