@@ -1,35 +1,11 @@
 // What every gpu-sw engine (the scalar reference, the CPU engine, the CUDA
-// engine) computes: the best local alignment score of one query against
-// every target of a database chunk loaded once (docs/sw.md §1-§3). Engines
-// return scores only; the alignments of the hits a run reports are traced on
-// the host by core/sw/sw_traceback.hpp, for every engine alike.
-//
-// The contract, exactly:
-//  - Score: the Smith-Waterman maximum over all local alignments of the
-//    query (rows, matrix row letters) and a target (columns, matrix column
-//    letters) under scoring.matrix, where a gap of k >= 1 residues costs
-//    gap_open + (k - 1) * gap_extend (parasail's and CUDASW++'s convention;
-//    BLAST's existence cost is gap_open - gap_extend). A gap in the query may
-//    follow a gap in the target directly and vice versa. The empty alignment
-//    scores 0, so no score is negative; an empty query or target scores 0.
-//    In recurrences (docs/sw.md §3), with s(i, j) the matrix entry of query
-//    code i and target code j:
-//        E(i,j) = max(H(i,j-1) - open, E(i,j-1) - extend)   gap in the query
-//        F(i,j) = max(H(i-1,j) - open, F(i-1,j) - extend)   gap in the target
-//        H(i,j) = max(0, H(i-1,j-1) + s(q_i, t_j), E(i,j), F(i,j))
-//    with H = 0 and E = F = -infinity outside the matrix; score = max H.
-//  - Exactness: the score returned is that integer, for every target. An
-//    engine that computes in narrow lanes (16-bit) must notice, per target,
-//    when a lane may have saturated (with saturating adds on scores that
-//    are never negative: a 16-bit result at or above kSwInt16Ceiling), and
-//    recompute exactly those targets in 32 bits before returning. Scores are int32: lengths are at most kSwMaxLength, so with
-//    |entries| <= kSwMaxEntry no score can exceed 2^31 - 1.
-//  - Ties: there are none to break here (one integer per target); hits of
-//    equal score are ranked by database order by the tool, and the
-//    alignment reported for a hit is chosen by the traceback's rule
-//    (sw_traceback.hpp), never by an engine.
-//  - Determinism: results never depend on the engine, the thread count, the
-//    GPUs or how the database was cut into chunks.
+// engine) computes: the exact best local alignment score (int32, never
+// negative) of one query against every target of a database chunk loaded
+// once, a gap of k residues costing gap_open + (k - 1) * gap_extend. An
+// engine computing in 16-bit lanes recomputes in 32 bits every target whose
+// result reaches kSwInt16Ceiling. Results never depend on the engine,
+// threads, GPUs or chunking; alignments are traced on the host
+// (core/sw/sw_traceback.hpp). The contract in full: docs/sw.md §1-§3.
 #pragma once
 
 #include <cstdint>

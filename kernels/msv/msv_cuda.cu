@@ -16,6 +16,7 @@
 #include "core/base/errors.hpp"
 #include "core/base/trace.hpp"
 #include "kernels/common/cuda_check.cuh"
+#include "kernels/common/device_memory.hpp"
 #include "kernels/common/resident_targets.hpp"
 #include "kernels/msv/msv_cuda.hpp"
 #include "kernels/msv/msv_kernels.cuh"
@@ -165,7 +166,6 @@ struct Slot {
 constexpr size_t kAlign = 16;
 constexpr size_t kTailPad = 512;  // residue loads may run this far past the last target
 constexpr size_t kPerTargetBytes = 8 + 4 + 1 + 4 + 2 + 4;
-constexpr size_t kReserveBytes = size_t{512} << 20;
 
 
 class CudaMsvEngine final : public MsvCudaEngine {
@@ -306,15 +306,14 @@ private:
         s.staging.reserve(total);
         if (total <= s.res.size()) return;
         const size_t need = total * 3 + n * kPerTargetBytes;
-        size_t free_b = 0, total_b = 0;
-        WARPDP_CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
-        // Release what this slot holds before judging: it is about to be replaced.
+        const DeviceMemory mem = device_memory();
+        // What this slot holds counts as free: it is about to be replaced.
         const size_t held = s.res.size() + 2 * s.bnd.size();
-        if (need + kReserveBytes > free_b + held)
+        if (need > mem.budget(held))
             throw ResourceError("MSV target chunk of " + std::to_string(s.residues) + " residues in " +
                                 std::to_string(n) + " records needs " + std::to_string(need >> 20) +
                                 " MiB on GPU " + std::to_string(s.device) + " but only " +
-                                std::to_string(free_b >> 20) +
+                                std::to_string(mem.free >> 20) +
                                 " MiB are free; split the database into smaller chunks "
                                 "(msv_cuda_max_chunk_residues)");
         s.res.reset(0);  // free first, so old and new never coexist on the card
@@ -479,13 +478,14 @@ std::vector<std::string> msv_cuda_variants() {
 
 size_t msv_cuda_max_chunk_residues(int device) {
     DeviceGuard guard(device);
-    size_t free_b = 0, total_b = 0;
-    WARPDP_CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
-    if (free_b <= 2 * kReserveBytes) return 0;
+    // A second reserve beyond the budget: a margin for the estimate below and
+    // for the per-model buffers, which come on top of the chunk.
+    const uint64_t budget = device_memory().budget();
+    if (budget <= kDeviceReserve) return 0;
     // 3 bytes a residue (residues, boundary column) plus alignment and
     // per-target arrays, assuming records of >= 64 residues on average.
     constexpr double kBytesPerResidue = 3.0 + (kAlign + kPerTargetBytes) / 64.0;
-    return static_cast<size_t>(static_cast<double>(free_b - 2 * kReserveBytes) / kBytesPerResidue);
+    return static_cast<size_t>(static_cast<double>(budget - kDeviceReserve) / kBytesPerResidue);
 }
 
 }  // namespace warpdp

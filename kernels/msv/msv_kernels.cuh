@@ -1,36 +1,10 @@
 // The MSV filter's CUDA kernels (HMMER 3.3.2 semantics, docs/hmmer-filters.md
-// §5): the SSV fast path in Hopper DPX 16-bit lanes, and the full MSV with the
-// J state for the targets SSV cannot decide. Kernels only compute: device
-// pointers, sizes and a parameter struct in, results out; msv_cuda.cu decides
-// shapes and launches.
-//
-// SSV layout. A group of G lanes (G = 4..32, within one warp) owns one target;
-// lane t owns S consecutive nodes of the current model tile, packed as S/2
-// int16x2 words where word p holds nodes (p, p + S/2). With that packing the
-// "previous node" of word p is word p-1 of the previous row, so a row costs
-// one __viaddmax_s16x2 per two cells, one __byte_perm for word 0, and one
-// __shfl_up_sync for the cell entering from lane t-1. SSV has no horizontal
-// dependency inside a row (every move is diagonal), so all lanes work on the
-// same row and no wavefront skew is needed. Each group of a warp works on its
-// own target; the warp steps the rows of its longest target and shorter ones
-// read the pad code, whose weight drives cells to the floor (no effect on the
-// maximum), so the warp never diverges. Targets are sorted by length, so a
-// warp's targets have almost equal lengths.
-//
-// Why 16-bit lanes are exact (no wrap, no saturation needed):
-//   w = bias - cost with 0 <= bias <= 255 and 0 <= cost <= 255, so -255 <= w <= 255;
-//   the pad weight is -16384. A cell is max(xB0, prev + w) >= xB0 >= 0 (the
-//   127-test guarantees xB0 = 190 - tjb - tbm >= 64 wherever SSV runs), so the
-//   sum never goes below -16384 and never wraps downward.
-//   Upward: every 32 rows the group checks its running max against
-//   T = 255 - bias + min(xB0 - 128, 0) <= 255. Once any cell reached T the
-//   result is decided (docs/hmmer-filters.md §5.3: off >= 0 -> overflow;
-//   off < 0 -> u >= 255 - bias -> full MSV), so the group switches to the pad
-//   code and its cells fall to the floor. While the max is < T every cell is
-//   < 255, and 32 more rows add at most 32 * 255, so cells stay below
-//   255 + 8160 = 8415 < 32767.
-//   Running several tiles: a tile starts only for targets whose max so far is
-//   < T, so the boundary column it reads is < T as well.
+// §5): the SSV fast path in Hopper DPX 16-bit lanes (a group of G lanes per
+// target, S nodes a lane, two a word), and the full MSV with the J state for
+// the targets SSV cannot decide. Kernels only compute: device pointers, sizes
+// and a parameter struct in, results out; msv_cuda.cu decides shapes and
+// launches. Layout and why the 16-bit lanes never wrap: docs/msv-cuda.md,
+// "SSV kernel".
 #pragma once
 
 #include <cuda_runtime.h>
@@ -241,16 +215,10 @@ struct MsvGroupParams {
     uint16_t* out = nullptr;
 };
 
-// Full MSV (docs/hmmer-filters.md §5.2) in registers, same layout as ssv_kernel
-// (one group of G lanes per fallback target, S nodes per lane), for models of
-// one tile and bias <= 64. Then the byte recurrence needs no upper clamp: a row
-// that did not overflow has every cell <= 254 - bias, and xB <= 190, so
-// max(prev, xB) + bias <= 254 and
-//   sat8(sat8(max(prev, xB) + bias) - cost) = max(0, max(prev, xB) + w),
-// one __vimax3_s16x2 and one __viaddmax_s16x2 per two cells, with the SSV
-// weight table. The row maximum (E state) is reduced across the group every
-// row for the J state and the overflow test. Pad rows give xE = 0 and are
-// kept out of xJ, xB and the overflow test.
+// Full MSV (docs/hmmer-filters.md §5.2) in registers, same layout as ssv_kernel,
+// for models of one tile and bias <= 64, where the byte recurrence needs no
+// upper clamp (docs/msv-cuda.md, "Full MSV"); the row maximum is reduced
+// across the group every row for the J state and the overflow test.
 template <int G, int S>
 __global__ void __launch_bounds__(kSsvBlock) msv_group_kernel(const MsvGroupParams p) {
     static_assert(S % 8 == 0 && 32 % G == 0, "unsupported MSV shape");

@@ -31,6 +31,7 @@
 #include "core/nussinov/nussinov_cpu.hpp"
 #include "core/nussinov/nussinov_traceback.hpp"
 #include "kernels/common/cuda_check.cuh"
+#include "kernels/common/device_memory.hpp"
 #include "kernels/common/forced_variant.hpp"
 #include "kernels/common/per_device.hpp"
 #include "kernels/nussinov/nussinov_cuda.hpp"
@@ -81,8 +82,6 @@ constexpr int kNumVariants = static_cast<int>(sizeof(kVariants) / sizeof(kVarian
 // Longer sequences take the tiled wavefront: a block per short sequence
 // leaves a long one's O(n^3) work to one multiprocessor.
 constexpr uint32_t kBatchMaxLength = 1024;
-// Left free on a device beyond the plan: the context, the kernels' stacks.
-constexpr uint64_t kDeviceReserve = uint64_t{512} << 20;
 constexpr uint32_t kCodeAlign = 16;
 
 int variant_index(Shape s, bool wide) {
@@ -392,10 +391,8 @@ void CudaNussinovEngine::run_slot(Slot& s, const Job& job) {
         }
     }
     if (!s.longs.empty()) {
-        size_t free_bytes = 0, total_bytes = 0;
-        WARPDP_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
         const uint64_t held = s.scratch.size() + s.partial.size() * sizeof(int32_t);  // reused below
-        const uint64_t avail = free_bytes + held > kDeviceReserve ? free_bytes + held - kDeviceReserve : 0;
+        const uint64_t avail = device_memory().budget(held);
         for (uint32_t k : s.longs) {
             const uint64_t n = job.seqs[k].size();
             const LongPlan plan = plan_long(n, kVariants[(*job.variant)[k]].wide, s.prop.multiProcessorCount);
@@ -473,8 +470,7 @@ void CudaNussinovEngine::run_batch(Slot& s, const Job& job, std::span<const uint
     uint64_t blocks = std::min<uint64_t>(count, uint64_t(std::max(per_sm, 1)) * s.prop.multiProcessorCount);
     const uint64_t stack_words = job.with_structure ? 2 * (uint64_t{max_len} + 2) : 0;
     // Memory plan: the traceback stacks take what the other buffers leave, up to half of what is free.
-    size_t free_bytes = 0, total_bytes = 0;
-    WARPDP_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+    const uint64_t free_bytes = device_memory().free;
     const uint64_t fixed = code_bytes + count * (2 * sizeof(uint64_t) + sizeof(uint32_t) + sizeof(int32_t)) +
                            (job.with_structure ? out_bytes : 0);
     const uint64_t per_block = stack_words * sizeof(int32_t);
@@ -544,11 +540,9 @@ void CudaNussinovEngine::run_tiles(Slot& s, const Job& job, std::span<const uint
 
     // As many sequences at once as the card holds (one always fits: run_slot
     // checked), within the grid's y limit.
-    size_t free_bytes = 0, total_bytes = 0;
-    WARPDP_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
     const uint64_t held = s.scratch.size() + s.partial.size() * sizeof(int32_t) + s.codes.size() +
                           s.stack.size() * sizeof(int32_t) + s.structure.size();
-    const uint64_t avail = free_bytes + held > kDeviceReserve ? free_bytes + held - kDeviceReserve : 0;
+    const uint64_t avail = device_memory().budget(held);
     uint64_t chunk = std::min<uint64_t>(items.size(), 65535);
     while (chunk > 1 && plan_tiles(nb, wide, sms, chunk).bytes > avail) chunk = chunk * 3 / 4;
 
@@ -571,8 +565,7 @@ void CudaNussinovEngine::run_tiles(Slot& s, const Job& job, std::span<const uint
             static_cast<void>(cudaGetLastError());
             s.scratch.reset(0);
             s.partial.reset(0);
-            WARPDP_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
-            const uint64_t now = free_bytes > kDeviceReserve ? free_bytes - kDeviceReserve : 0;
+            const uint64_t now = device_memory().budget();
             throw ResourceError("gpu-nussinov: " + std::to_string(count) + " sequence(s) of " + std::to_string(span) +
                                 " padded bases need " + gib(plan.bytes) + " on GPU " + std::to_string(s.device) + " (" +
                                 s.prop.name + "), which could not be allocated; the longest this card can fold now is " +
@@ -707,10 +700,7 @@ uint32_t nussinov_cuda_shared_batch_max_length(int device, int max_weight) {
 uint64_t nussinov_cuda_max_length(int device, int max_weight) {
     const auto props = open_devices({device}, "gpu-nussinov");
     DeviceGuard guard(device);
-    size_t free_bytes = 0, total_bytes = 0;
-    WARPDP_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
-    const uint64_t avail = free_bytes > kDeviceReserve ? free_bytes - kDeviceReserve : 0;
-    return longest_fitting(avail, std::max(max_weight, 1), props[0].multiProcessorCount);
+    return longest_fitting(device_memory().budget(), std::max(max_weight, 1), props[0].multiProcessorCount);
 }
 
 }  // namespace warpdp

@@ -1,47 +1,10 @@
-// gpu-nussinov's CUDA kernels. Kernels only compute: device pointers, sizes
-// and a parameter struct in, tables, scores and dot-bracket strings out;
-// nussinov_cuda.cu plans memory, picks instances and launches.
-//
-// C(i,j) = max( C(i+1,j-1) + w(a_i,a_j) if the pair is allowed and
-// j-i-1 >= min_loop, max_{k in [i,j-1]} C(i,k) + C(k+1,j) ), C = 0 on empty
-// and single intervals. Every value lies in [0, max_w * floor(n/2)], and so
-// does every split sum C(i,k) + C(k+1,j) <= C(i,j): the host picks 16-bit
-// cells (unsigned, DPX __viaddmax_u16x2 on two halves: two (i,j,k) steps per
-// instruction) when that bound is below 2^16, and 32-bit cells
-// (__viaddmax_s32) otherwise. No sum ever wraps, so the 16-bit lanes are
-// exact. Both shapes read both operands of the split max as rows: C(i,k)
-// along row i (table U) and C(k+1,j) along "row" j of a second table V with
-// V[j][k] = C(k+1,j), so the k-loop is a dot product of two contiguous rows.
-//
-// Batch shape (short sequences): one block of kNusBatchThreads per sequence,
-// anti-diagonal order (d = j - i); U and V packed as triangles (U row i from
-// k = i rounded down to even, V row j up to k = j rounded up to odd, so words
-// align in both), in shared memory.
-// The k range is widened to whole words: the extra terms are C(i,i-1) +
-// C(i,j) and C(i,j) + C(j+1,j), both 0 + 0 while (i,j) is being computed
-// (tables start zeroed and a cell is stored only after its own max). Cells of
-// a diagonal are shared by groups of g threads (g grows as the diagonal
-// shortens), each group reducing by shuffles. With structures, warp 0 then
-// walks the traceback rule (docs/nussinov.md) on the table: pair (i,j) when
-// allowed and C(i,j) = C(i+1,j-1) + w, else split at the smallest k, found
-// 32 candidates at a time by ballot.
-//
-// Tiled shape (longer sequences): tiles of kNusTile x kNusTile, upper
-// triangle of tiles only. U tile (I,J), I <= J: [r][c] = C(IB+r, JB+c); V
-// tile (J,K), K <= J: [c][kk] = C(KB+kk+1, JB+c); both stored tile after tile
-// at tri(I,J) = J(J+1)/2 + I, row-major inside. Tile diagonal d = J - I runs
-// after d - 1: d = 0 by nus_diag_kernel (a block per tile, triangle wavefront
-// in shared memory); d >= 1 by nus_product_kernel (k in [(I+1)B, JB): whole
-// tiles only, a max-plus product of row strips with 8x8 register tiles,
-// split over K between several blocks whose partial maxima go to a scratch)
-// then nus_finish_kernel (a block per tile: the max of the partials, then the
-// in-tile terms k in [i, (I+1)B) and [JB, j) and the pair term, in
-// anti-diagonal order over the tile in shared memory). Sequence codes are
-// padded to nb * B with kRnaOther, which never pairs: padding cells hold
-// scores of the padded sequence, which no real cell reads. Sequences of one
-// tile count fold together, sequence blockIdx.y in every launch, and
-// nus_tiles_trace_kernel traces them (a warp each); a long one alone is
-// traced on the host.
+// gpu-nussinov's CUDA kernels: the batch shape (a block per short sequence,
+// tables in shared memory) and the tiled shape (longer sequences, tile
+// diagonal after tile diagonal), in 16-bit DPX lanes or 32-bit cells, with
+// the GPU traceback. Kernels only compute: device pointers, sizes and a
+// parameter struct in, tables, scores and dot-bracket strings out;
+// nussinov_cuda.cu plans memory, picks instances and launches. Layouts and
+// why they are exact: docs/nussinov.md §10.1.
 #pragma once
 
 #include <cuda_runtime.h>

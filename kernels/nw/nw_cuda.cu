@@ -25,6 +25,7 @@
 #include "core/base/parallel.hpp"
 #include "core/nw/nw_forward.hpp"
 #include "kernels/common/cuda_check.cuh"
+#include "kernels/common/device_memory.hpp"
 #include "kernels/common/per_device.hpp"
 #include "kernels/nw/nw_cuda.hpp"
 #include "kernels/nw/nw_kernels.cuh"
@@ -285,11 +286,9 @@ void CudaNwEngine::run_slot(Slot& s, const NwVariant& v, std::span<const NwPair>
     const size_t warp_pairs = nd ? 64 : 32;
     const uint64_t move_words = static_cast<uint64_t>(v.rows / 8) * 32;  // per strip and column of a warp
     size_t cap = launch_pairs_ ? std::max(launch_pairs_, size_t{1}) : kDefaultLaunchPairs;
-    // The two launches in flight may take at most half of what is free now
-    // (others may share the GPU).
-    size_t free_bytes = 0, total_bytes = 0;
-    WARPDP_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
-    const size_t budget = std::min(free_bytes / 4, kMaxLaunchBytes);
+    // The two launches in flight share the device's budget.
+    const DeviceMemory mem = device_memory();
+    const size_t budget = std::min<uint64_t>(mem.budget() / 2, kMaxLaunchBytes);
     s.kernel_ms = 0;
     s.launches = 0;
     std::vector<uint64_t> base;
@@ -379,7 +378,7 @@ void CudaNwEngine::run_slot(Slot& s, const NwVariant& v, std::span<const NwPair>
             if (n <= kMinLaunchPairs)
                 throw ResourceError("gpu-nw-dist: GPU " + std::to_string(s.device) + " cannot hold the scratch of even " +
                                     std::to_string(n) + " pairs (" + std::to_string(bytes) + " bytes; " +
-                                    std::to_string(free_bytes) + " bytes were free)");
+                                    std::to_string(mem.free) + " bytes were free)");
             // Release what grew so the smaller launch can allocate afresh.
             b.nd_scratch.reset(0), b.nd_moves.reset(0), b.sd_f.reset(0), b.sd_len.reset(0);
             n = std::max(kMinLaunchPairs, n / 2);

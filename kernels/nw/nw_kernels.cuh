@@ -1,38 +1,11 @@
-// gpu-nw-dist's CUDA kernels. Kernels only compute: device pointers, sizes
+// gpu-nw-dist's CUDA kernels: NDist as a 16x2 DPX fill of the move codes
+// plus a traceback that counts, SeqDist in FP64, both sweeping A in strips
+// of R rows held in registers. Kernels only compute: device pointers, sizes
 // and a parameter struct in, raw per-pair results out; nw_cuda.cu decides
-// shapes and launches, and turns the raw results into the distance with the
-// same host code as the CPU engine. Only pairs with la, lb >= 1 come here (the
-// host handles empty reads).
-//
-// Layout shared by both metrics. A thread sweeps A in strips of R rows (R a
-// template argument) held in registers; for each strip it runs over the
-// columns j = 1..lb of B, computing R cells per column. The bottom row of a
-// strip (what the next strip reads as its "up" row) goes to a global scratch
-// laid out per warp as [column][lane], so a warp's loads and stores are
-// coalesced. The first strip takes row 0 from its closed form. Rows past la
-// in the last strip compute values nobody reads (no cell depends on a lower
-// row).
-//
-// NDist (docs/nw-cuda.md): two kernels. The fill does only the NW decisions,
-// two pairs per thread in the 16-bit halves of 32-bit words (lo = pair 2t, hi
-// = pair 2t + 1 of the work order; each half has its own A, B and lengths, the
-// thread runs to the larger la and lb of the two). Keys (2*score)<<2 | move
-// code (UP 0 < LEFT 1 < DIAG 2) are unsigned 16-bit, so the smallest key is
-// AmpliconNoise's move, ties included, and DPX __viaddmin_u16x2 picks it for
-// both halves at once. Exact while every key stays below 65536: the host
-// sends only pairs with la + lb <= 5000, so la, lb <= 4999 in both halves and
-// every key, also in the padding cells, is <= 12 * (4999 + R) + 2 + 13, and no
-// 32-bit add carries between the halves. The fill stores each cell's move
-// code (2 bits; 8 rows of both halves per 32-bit word) in a moves buffer laid
-// out per warp as [strip][column][lane][R / 8 words]. The traceback kernel,
-// one thread per pair, walks the moves from (la, lb) as NDist does and counts
-// the distance's differences and columns on the way (NDist's column rule in
-// streaming form; a literal '-' is handled exactly).
-//
-// SeqDist: FP64, the same adds in the same order and the same strict
-// comparisons as core/nw/nw_lanes_kernel_impl.hpp, one pair per thread, the
-// distance state carried forward per cell; the project compiles CUDA with
-// --fmad=false, and there is no multiply-add to contract anyway.
+// shapes and launches and turns raw results into distances with the CPU
+// engine's code. Only pairs with la, lb >= 1 come here. Layouts and why the
+// 16-bit keys are exact: docs/nw-cuda.md, "NDist: fill + traceback" and
+// "SeqDist".
 #pragma once
 
 #include <cuda_runtime.h>
@@ -166,15 +139,9 @@ __global__ void __launch_bounds__(kNwBlock) nw_ndist_fill_kernel(NwParams p) {
 }
 
 // NDist traceback, one thread per pair (work-order index q: fill thread q / 2,
-// half q % 2). Walks NDist's path from (la, lb) and counts its alignment
-// columns with NDist's rule (core/nw/nw_reference.cpp, ndist_columns_distance),
-// in the walk's order (the rule is symmetric): a column is (x, y) with a gap
-// move showing kCodeGap, as a literal '-' does; (gap, gap) columns change
-// nothing; a column counts only once both rows have shown a residue (the
-// overhang at the walk's start); a gap column opens a run (+1 difference, +1
-// column) unless a run of its kind is open; a residue pair adds a column, and
-// a difference if the letters differ and neither is N; at the end an open gap
-// run is the overhang at the walk's end and is removed.
+// half q % 2): walks NDist's path from (la, lb) and counts its columns with
+// NDist's rule (core/nw/nw_reference.cpp, ndist_columns_distance) in
+// streaming form, a gap move showing kCodeGap (docs/nw-cuda.md, "NDist").
 template <int R>
 __global__ void __launch_bounds__(kNwBlock) nw_ndist_traceback_kernel(NwParams p) {
     using namespace nw_dev;

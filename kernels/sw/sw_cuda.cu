@@ -26,6 +26,7 @@
 
 #include "core/base/errors.hpp"
 #include "kernels/common/cuda_check.cuh"
+#include "kernels/common/device_memory.hpp"
 #include "kernels/common/forced_variant.hpp"
 #include "kernels/common/per_device.hpp"
 #include "kernels/common/resident_targets.hpp"
@@ -82,8 +83,6 @@ int choose_config(uint64_t m) {
     return best;
 }
 
-// Left free on a device: the context, the kernels' stacks.
-constexpr uint64_t kDeviceReserve = uint64_t{512} << 20;
 // Boundary slots of multi-pass launches take at most this share of the
 // memory free after the database (very long targets get fewer groups).
 constexpr double kBoundaryShare = 0.5;
@@ -213,13 +212,11 @@ void CudaSwEngine::load_slot(Slot& s, const SeqBatch& targets, std::vector<uint3
     if (layout.bytes + pairs * 64 >= (uint64_t{1} << 32) - (uint64_t{1} << 20))
         throw ResourceError("the database chunk of " + std::to_string(targets.total_residues()) +
                             " residues is too large for the CUDA engine: give gpu-sw chunks of at most 4e9 residues");
-    size_t free_bytes = 0, total_bytes = 0;
-    WARPDP_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
-    const uint64_t need = layout.bytes + n * (8 + 4 + 4 + 4 + 4) + kDeviceReserve;
-    if (need > free_bytes)
+    const uint64_t need = layout.bytes + n * (8 + 4 + 4 + 4 + 4), budget = device_memory().budget();
+    if (need > budget)
         throw ResourceError("the database chunk of " + std::to_string(targets.total_residues()) + " residues needs " +
-                            gib(need) + " on GPU " + std::to_string(s.device) + ", " + gib(free_bytes) +
-                            " free: give gpu-sw smaller chunks");
+                            gib(need) + " on GPU " + std::to_string(s.device) + ", " + gib(budget) +
+                            " usable: give gpu-sw smaller chunks");
     {
         StagingBuffer staging;
         staging.reserve(layout.bytes);
@@ -324,8 +321,7 @@ void CudaSwEngine::run_slot(Slot& s, std::span<const uint8_t> query) {
                                     std::to_string(s.longest) + " is too large for the CUDA engine; use --device cpu");
             const size_t block_bytes = size_t{p.boundary_columns} * per_block *
                                        static_cast<size_t>(k.boundary_bytes());
-            size_t free_bytes = 0, total_bytes = 0;
-            WARPDP_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+            const uint64_t free_bytes = device_memory().free;
             const size_t budget = static_cast<size_t>(static_cast<double>(free_bytes + s.boundary.size()) * kBoundaryShare);
             grid = std::min<uint32_t>(grid, static_cast<uint32_t>(std::max<size_t>(1, budget / block_bytes)));
             s.boundary.reserve(grid * block_bytes);

@@ -1,94 +1,10 @@
 // gpu-sw's CUDA kernels: local alignment scores with affine gaps, one query
-// against many resident targets. Kernels only compute: device pointers,
-// sizes and a parameter struct in, one score per target out; sw_cuda.cu
-// sorts and pairs the targets, picks the configuration from the one table
-// (sw_configs.inc) and launches.
-//
-// Recurrence (docs/sw.md), query rows i, target columns j, gap of k costing
-// open + (k - 1) * extend:
-//   E(i,j) = max(E(i,j-1) - extend, H(i,j-1) - open)     gap along the target
-//   F(i,j) = max(F(i-1,j) - extend, H(i-1,j) - open)     gap along the query
-//   H(i,j) = max(0, H(i-1,j-1) + s(q_i, t_j), E(i,j), F(i,j)),  score = max H.
-//
-// The kernels keep it shifted, Ĥ = H - open and Ê = max(E, 0), so that the
-// chain that runs down a lane's rows within a step (F) is one instruction a
-// row instead of three (H, H - open, F):
-//   X(i,j)    = max(Ĥ(i-1,j-1) + s(q_i, t_j), Ê(i,j) - open)  = max(0, D, E) - open
-//   Ĥ(i,j)    = max(X(i,j), F(i,j) - open)
-//   Ê(i,j+1)  = max(Ê(i,j) - extend, Ĥ(i,j), 0)
-//   F(i+1,j)  = max(F(i,j) - extend, X(i,j)),     score = max Ĥ + open.
-// Ê: H >= 0 already, so clamping E at 0 changes no H, and max(E, 0) obeys
-// the E update with a 0 floor. F: H - open = max(X, F - open), and F - open
-// <= F - extend (the host keeps extend <= open), so F's update needs X, not
-// H. X, Ĥ and Ê hang off the chain; only F(i) -> F(i+1) is on it. The shift
-// moves values down by open, which the 16-bit bounds below allow for.
-//
-// Shape. A group of G lanes of one warp aligns the query with TWO targets at
-// once: every value is a pair, one per target, packed in a 32-bit word of
-// two signed 16-bit halves (SwCell16: one DPX instruction updates both
-// alignments) or held as two 32-bit integers (SwCell32, for the targets
-// whose 16-bit best came near the top of the range). Lane t owns R
-// consecutive query rows of a pass of W = G * R rows and keeps, per row, the
-// H of the previous column, the running E and the row's query code (as its
-// ring's byte offset, laid out by the host: sw_query_rows) in registers;
-// the two targets stream through the lanes one column a step, a lane one
-// column behind the lane above, whose last row's Ĥ (the next
-// step's diagonal) and F come by shuffle. Per pair of cells: three add-max
-// (X, Ĥ, F), one add-max with the 0 floor (Ê) and half a three-way max for
-// the running best, 4.5 DPX instructions on the integer ALU pipe; an add of
-// -open (a 16x2 add, which the FMA pipe executes); one 32-bit shared-memory
-// load that returns both targets' scores and one multiply-add (FMA pipe)
-// for its address. Everything else is kept off the ALU pipe, and out of
-// the step's basic block (see warp_quiet).
-//
-// The scores come from a profile of the two targets: per group a ring of
-// RS >= 2G columns x every query code, word = s(q, t0_j) | s(q, t1_j) << 16,
-// slot j mod RS of code q at q * RW + j mod RS (RW = sw_ring_stride(G), a
-// multiple of 32). At each step the G lanes of a group read G consecutive
-// columns, so G consecutive slots: with the groups of a warp G banks apart,
-// the 32 lanes of a warp read 32 different banks whatever the codes (a
-// table indexed by the residues themselves would be read at random banks,
-// several ways conflicting). Every G steps each lane writes the profile of
-// one column G ahead, from the matrix in shared memory. For G >= 16 the
-// first G slots are written twice, again after slot RS - 1, so that the
-// columns a lane reads in a chunk are consecutive words: its step's slot is
-// a multiply-add from the chunk's first (ring_slot), not a masked wrap.
-//
-// Boundaries by padding, not by tests. Columns before the start (lanes
-// still waiting for column 0) and after a target's end read the pad target
-// code, rows past the query's end the pad query code; the pad scores
-// kSwPadScore (<= 0) against everything. A column < 0 then leaves H = 0
-// (Ĥ = -open) and Ê = 0 in every row, what column 0 expects on its left; a padded row or
-// column only extends alignments by non-positive steps or gaps, so its H
-// never exceeds an H of a real cell and the best score is unchanged.
-//
-// Nothing waits for a wavefront to fill. Queries of at most W rows (one
-// pass, sw_stream): a group streams all its pairs through one wavefront,
-// each pair's columns right after the last pair's, so that it fills and
-// drains once in the kernel, not once a pair. Queries longer than W take
-// several passes over each pair (sw_passes), and every pass of every pair
-// follows the last the same way: a lane that finishes a pass's last column
-// starts the next pass's (or pair's) first column at its next step. The
-// last lane writes its last
-// row's Ĥ and F of every column to the group's slot of global memory; lane
-// 0 reads them back as the top boundary one pass later, G columns at a time
-// (prefetched a chunk ahead, one column per lane, staged in shared memory):
-// with targets padded to 3G columns in that case, every read follows its
-// write by more than a chunk, with a __syncwarp between. Kernels run a
-// persistent grid: each group takes the next pair (longest first) from a
-// counter; its boundary slot is its place in the grid.
-//
-// Two configurations of the same G and R are two kernels (Multi false or
-// true), so that the single-pass one, which runs most queries, has its
-// registers to itself.
-//
-// Overflow (16 bits). Only Ĥ + s can exceed 32767 first (every other value
-// is at most an Ĥ or H), from an exact Ĥ that the running best already
-// holds; so a best below 32768 - max_score is exact, and a best at or above
-// it flags the target, which the host recomputes with SwCell32
-// (sw_cuda.cu). Gap costs and scores are bounded by the host so that no
-// value falls below -32768 (Ê - open and Ĥ >= -open, F - open >= kNeg -
-// open).
+// against many resident targets, two targets a group of lanes in 16-bit
+// pairs (DPX) or 32-bit cells. Kernels only compute: device pointers, sizes
+// and a parameter struct in, one score per target out; sw_cuda.cu sorts and
+// pairs the targets, picks the configuration from the one table
+// (sw_configs.inc) and launches. The design (shifted recurrence, shape,
+// score ring, padding, streaming, overflow): docs/sw.md §6.1.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -435,16 +351,8 @@ __device__ __forceinline__ uint32_t ring_slot(uint32_t c, int u, int t, uint32_t
 }
 
 // Whether a chunk may run the quiet copy of the step (sw_stream,
-// sw_passes): only if it is quiet for every group of the warp that runs
-// with this one. Groups that chose differently would run both copies one
-// after the other; the busy copy is right for a quiet chunk too, and costs
-// a few multiply-adds more. A vote even for G = 32, where the group is the
-// warp: its result is warp-uniform to the compiler, so the quiet copy is a
-// convergent region, its shuffles need no divergence check (a branch
-// before each), and the unrolled steps form one basic block in which the
-// scheduler overlaps a step's score loads with the last step's chain. (The
-// warps of G < 32 may have lost a group that finished, so they vote over
-// the active lanes and keep the checks.)
+// sw_passes): only if it is quiet for every group of the warp. A vote even
+// for G = 32, so the compiler knows the result uniform (docs/sw.md §6.1).
 template <int G>
 __device__ __forceinline__ bool warp_quiet(bool quiet) {
     if constexpr (G == 32) return __all_sync(0xffffffffu, quiet);
@@ -513,22 +421,9 @@ struct SwPairQueue {
 };
 
 // Queries of at most W = G * R rows, one pass: the group streams its pairs
-// one after the other through the same wavefront, so that it fills and
-// drains once, not once a pair. A pair's columns follow the last pair's
-// (virtual columns: each pair has max(its longer target, 2G) of them); a
-// lane reaching a pair's first column starts its rows afresh (H 0, E and the
-// diagonal as at column 0) and keeps its best of the pair before; G - 1
-// steps later the last lane has crossed too and the group reduces the
-// finished pair's bests. The pairs are queued in shared memory (lane 0 takes
-// them from p.next_pair) a chunk before the fill needs their residues; with
-// every pair at least 2G columns long, the columns any lane reads, fills or
-// reduces span at most three pairs, so four entries suffice.
-//
-// The DPX instructions keep the integer ALU pipe busy; the rest is moved off
-// it where the compiler would not: the score's address add is written as a
-// multiply-add by p.one (a run-time 1, so the compiler must emit IMAD, which
-// issues to the FMA pipe), and lane 0's boundary values come from a
-// multiply-add too.
+// (queued from p.next_pair) back to back through one wavefront (docs/sw.md
+// §6.1). The score's address is a multiply-add by p.one, a run-time 1, so
+// that it issues to the FMA pipe, off the DPX instructions' ALU pipe (§6).
 template <class C, int G, int R, int U>
 __device__ __forceinline__ void sw_stream(const SwLaunchParams& p, const uint32_t* __restrict__ mq,
                                           uint32_t* __restrict__ ring, SwQueued* queue) {
@@ -630,22 +525,9 @@ __device__ __forceinline__ void sw_stream(const SwLaunchParams& p, const uint32_
 }
 
 // Queries longer than W = G * R rows: P passes of W rows over every pair,
-// each pass over nn columns (the longer target, padded to 3G). The group
-// streams (pair, pass) segments back to back through one wavefront, the
-// way sw_stream streams pairs: a lane reaching a segment's first column
-// restarts its rows with that pass's query rows (a divergent branch, once
-// a segment). The last lane writes its last row's Ĥ and F of every column
-// of a pass but the last to the group's slot of global memory; lane 0 reads
-// them back as the next pass's top boundary, G columns at a time
-// (prefetched a chunk ahead, one column per lane, staged in shared memory
-// at `stage`, where lane 0 reads one a step and the other lanes read the
-// zero column at `zero_column`, so that taking it is a multiply-add, as in
-// sw_stream, not a select on the integer ALU): with nn >= 3G every read
-// follows its write by more than a chunk, with a __syncwarp between, and
-// the next write of a column follows its read. A
-// pair's best is reduced G - 1 steps after its last pass ends. A group
-// takes no new pairs once its virtual columns reach 2^31 (the host bounds a
-// pair's P * nn below that) and returns true: the caller starts afresh.
+// (pair, pass) segments streamed back to back; the top boundary goes
+// through the group's global slot and `stage` (docs/sw.md §6.1). Returns
+// true once the group's virtual columns reach 2^31: the caller starts afresh.
 template <class C, int G, int R, int U>
 __device__ __forceinline__ bool sw_passes(const SwLaunchParams& p, const uint32_t* __restrict__ mq,
                                           uint32_t* __restrict__ ring, SwQueued* queue, uint8_t* slot,

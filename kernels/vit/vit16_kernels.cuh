@@ -1,39 +1,11 @@
-// The Viterbi filter in packed int16 with Hopper's DPX instructions, for the
-// (model, target) pairs that core/hmmer/vit/vit_word16 proves safe: there no sum can
-// wrap and no HMMER saturation can change a result, so the wrapping 16-bit
-// adds of VIADD.16 / VIADDMNMX.S16 compute HMMER's saturating filter exactly
-// (values are HMMER's minus K, and F plays -inf). Other pairs take
-// vit_kernel (vit_kernels.cuh). vit_cuda.cu chooses and launches.
-//
-// Layout. As in vit_kernel, a group of G lanes owns one target and a tile of
-// the model, but each 32-bit word holds two nodes: a tile of 2*G*S nodes is
-// cut into a low half (nodes 0..GS-1) and a high half (GS..2GS-1); lane t owns
-// pairs s = 0..S-1, i.e. nodes tS+s (low 16 bits) and GS+tS+s (high 16 bits).
-// Both halves step the same recurrence in one instruction; they meet only at
-// the half boundary (the low half's last node feeds the high half's first),
-// handled once per row where lane 0 takes its diagonal inputs and where the
-// D chain enters the high half.
-//
-// Per pair and row: M = 4 adds/maxes + the emission (VIADDMNMX.S16 with F as
-// floor), I = 2, D = 3 (M->D once, a fold, a second pass), 1/2 for the
-// running maximum: about 10.5 integer instructions per two cells.
-//
-// D->D closure. Each lane folds its nodes into "D leaving my last node,
-// counting chains that start here" (a), takes the previous lane's a as its
-// entering D (one hop), and a second pass writes D. That is exact unless a
-// chain runs through a whole lane into the next, which D->D costs make rare
-// (Kleene's argument: the entering values are the least fixed point of
-// "enter what the previous lane leaves", the path lane 0 .. G-1 low, then
-// high, has no cycle, and one hop is below that fixed point; if one more hop
-// changes no lane it is the fixed point). Otherwise the warp falls back to
-// the exact form: a scan of a across the group in int32 with the per-lane
-// sums of D->D words precomputed by the host (so no int16 sum of many D->D
-// words is ever formed), the tile's entering D, and the second pass again.
-//
-// xE, xC, xB. Every match cell goes into a running maximum R (padding nodes
-// cannot raise it, vit_word16.hpp). xC = max(R) - 500 at the end, overflow is
-// R >= 32767 - K, and xB of the next row needs the group's maximum only once
-// some lane's R passes 12500 - K: only then does the warp reduce.
+// The Viterbi filter in packed int16 with Hopper's DPX instructions, two
+// nodes a 32-bit word, for the (model, target) pairs that
+// core/hmmer/vit/vit_word16 proves safe: there the wrapping 16-bit adds
+// compute HMMER's saturating filter exactly (values are HMMER's minus K, and
+// F plays -inf). Other pairs take vit_kernel (vit_kernels.cuh); vit_cuda.cu
+// chooses and launches. Layout, the D->D closure and its fallback, the
+// running maximum: docs/vit-cuda.md, "The packed kernel" and "When wrapping
+// int16 is exact".
 #pragma once
 
 #include <cuda_runtime.h>
@@ -193,7 +165,7 @@ __global__ void __launch_bounds__(kVit16Block) vit16_kernel(const Vit16Params p)
                 if (S & 1) R = __vimax3_s16x2(R, Mv[S - 1], Mv[S - 1]);
 
                 // D: fold, enter from one lane back, second pass, check; the exact scan
-                // only when some chain crosses a whole lane (see the header).
+                // only when some chain crosses a whole lane (docs/vit-cuda.md, "The packed kernel").
                 uint32_t mmd[S];
                 uint32_t a = F2;
 #pragma unroll

@@ -1,40 +1,9 @@
-// The Viterbi filter's CUDA kernel (HMMER 3.3.2 semantics,
-// docs/hmmer-filters.md §6.2). Kernels only compute: device pointers, sizes
-// and a parameter struct in, results out; vit_cuda.cu decides shapes and
-// launches.
-//
-// Layout. A group of G lanes (G = 8, 16 or 32, within one warp) owns one
-// target and steps its rows; a warp's 32/G groups step rows together (the
-// warp runs to its longest target; targets are length-sorted, so groups of a
-// warp have almost equal lengths). The model is cut into tiles of G*S nodes;
-// lane t of a group owns S consecutive nodes of a tile. A model of
-// one tile keeps its M/I/D row in registers; longer models keep each tile's
-// row in a per-group global scratch (coalesced, L1/L2 resident) between tiles.
-// The profile is read through the read-only cache in a lane-interleaved
-// layout, so a warp's loads are consecutive. Transition words are stored as
-// int32 (no unpacking in the row loop) and held in registers: for a one-tile
-// model once per target, for tiled models once per tile and row.
-//
-// Exactness. Cells are int32 holding int16 values. Every transition word is
-// <= 0, so HMMER's saturating "x + t" is exactly max(x + t, -32768) (including
-// "x + (-32768)" = x - 32768 for x > 0); only the emission add can leave the
-// int16 range upward. int32 sums of two int16 never wrap, so the DPX int32
-// forms (__viaddmax_s32) are exact; the 16-bit DPX forms wrap and are never
-// used (see docs/vit-cuda.md for the probe).
-// The kernel drops the -32768 floor on M, I and D: values below it stay below
-// it through every later use (transitions are <= 0, each use is a monotone
-// max-plus step, and M's predecessor max v is floored by its xB term before
-// the emission add), so a cell holds any value <= -32768 for -inf; int32 keeps
-// them >= -65536, and the tiled int16 store floors them. It also drops M's
-// 32767 clamp: a cell above it makes xE >= 32767, the row ends the target as
-// overflow, and within a row M feeds only D, which feeds the next row. (A
-// finished group's cells are garbage from then on and never read.)
-// The D->D chain inside a row is the max-plus closure
-//   D(k+1) = max(M(k) + MD(k), D(k) + DD(k), -32768),
-// which with a floor at -32768 composes exactly like plain max-plus affine
-// maps f(d) = max(a, d + b): each lane folds its S nodes into (a, b), a group
-// scan of those maps gives each lane the D entering its first node, and a
-// second pass over the lane's nodes writes the D values.
+// The Viterbi filter's int32 CUDA kernel (HMMER 3.3.2 semantics,
+// docs/hmmer-filters.md §6.2), for every (model, target) pair the packed
+// 16-bit kernel (vit16_kernels.cuh) may not take. Kernels only compute:
+// device pointers, sizes and a parameter struct in, results out; vit_cuda.cu
+// decides shapes and launches. Layout, why int32 cells are exact, the floors
+// dropped and the D->D scan: docs/vit-cuda.md, "The int32 kernel".
 #pragma once
 
 #include <cuda_runtime.h>

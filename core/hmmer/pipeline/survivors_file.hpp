@@ -1,33 +1,10 @@
 // The FASTA file of the targets that survive the filters (gpu-viterbi
-// --survivors): the targets the final `hmmsearch -Z <Z>` searches again.
-//
-// Spread for hmmsearch's threads. hmmsearch's reader hands its worker threads
-// blocks of 1,000 records, or fewer when a block reaches 1 MiB of residues
-// (Easel's sqascii_ReadBlock), so a few thousand survivors make a few blocks
-// and keep a few threads busy; and the expensive survivors (true homologs,
-// whose domains hmmsearch then defines) often sit together in a database. With
-// spreading on, the survivors, still in database order, are cut into runs of
-// about equal expected hmmsearch work and each run is topped up to a whole
-// block with empty records, so that every block hmmsearch reads is one run.
-// hmmsearch skips empty targets, and nothing it prints depends on them: Z is
-// fixed by -Z, domZ counts reported targets, and every target's domain
-// sampling is seeded by the target itself. Only its pipeline statistics count
-// them.
-//
-// In place (gpu-hmmsearch's layout for serial runs, --cpu 0 or 1). Without -Z, hmmsearch decides which
-// hits to keep by the E-value against the number of targets its pipeline has
-// read *so far*, and sizes the name columns of its outputs over every kept
-// hit, reported or not; with -Z every hit is judged against the whole
-// database, so a long-named hit kept early in a plain run is missing and the
-// column is narrower (found by audits, on ordinary data, with serial
-// hmmsearch). With places kept, each survivor is written at its place in the
-// database, an empty record (">e") standing for every other target, so that
-// hmmsearch run *without* -Z reads the survivors at the counts plain
-// hmmsearch reads them at, Z included, and keeps the same hits. Empty records
-// cost serial hmmsearch little. (With threads each worker counts what it has
-// read itself, which depends on timing, in plain hmmsearch too; and on a big
-// database the empty records cost a threaded run more than they are worth:
-// docs/benchmarks.md.)
+// --survivors), which the final hmmsearch searches again: in database order,
+// optionally spread into runs of equal expected work topped up to whole
+// hmmsearch blocks with empty records, or written in place (each survivor at
+// its record number, an empty record for every other target) for a run
+// without -Z. Why each layout keeps hmmsearch's output: docs/hmmer-filters.md
+// §9.2.
 #pragma once
 
 #include <cstdint>
@@ -113,16 +90,13 @@ private:
     std::string record_;
 };
 
-// gpu-viterbi --model-survivors DIR: each model's survivors, chunk by chunk
-// as the filters find them, in DIR/<i>.fa (i: the model's 1-based position
-// in its file), for one hmmsearch per model that searches while the filters
-// still run (gpu-hmmsearch makes them FIFOs). Each output is written by a
-// thread of its own (AsyncOutputFile), so a reader that lags never stops the
-// filters. In place, the outputs are filled as SurvivorsFile's are. With spreading on, a chunk's survivors of a model are cut into
-// about that many runs of equal expected work, each topped up to a whole
-// hmmsearch block (a reader must not wait for records that come only with
-// the next chunk). An output that got no survivor holds one empty record:
-// hmmsearch refuses an empty file, and skips empty targets.
+// gpu-viterbi --model-survivors DIR: each model's survivors, chunk by chunk,
+// in DIR/<i>.fa (i: the model's 1-based position), for one hmmsearch per
+// model that searches while the filters run (docs/hmmer-filters.md §9.2).
+// Each output has a writer thread (AsyncOutputFile), so a lagging reader
+// never stops the filters; spreading tops up each chunk's runs to whole
+// blocks, and an output without survivors holds one empty record (hmmsearch
+// refuses an empty file).
 class ModelSurvivorStreams {
 public:
     ModelSurvivorStreams(const std::string& dir, size_t models, SurvivorsLayout layout);

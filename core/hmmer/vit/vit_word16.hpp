@@ -1,35 +1,9 @@
 // When the Viterbi filter may run in plain (wrapping) int16 arithmetic, two
 // values per 32-bit word, and still equal HMMER's saturating filter bit for
-// bit. Hopper's 16-bit DPX adds wrap instead of saturating; this file holds
-// the model-and-length conditions under which no computed sum can leave the
-// int16 range and no HMMER saturation can change a result, the 16-bit
-// profile words used under them, and a scalar emulation of that arithmetic
-// (which counts wraps) so CPU tests can check the argument on random inputs.
-//
-// The argument, in HMMER's units (kernel values are HMMER's minus K):
-//  * Upward: before a target overflows every value is <= 32766, so a match
-//    cell is <= 32766 + e_max. Shifting everything down by K = e_max - 1 keeps
-//    it <= 32767; overflow is "some M >= 32767 - K".
-//  * Downward: xB >= 12000 + NCJmove(L), so every match cell of a row >= 1 is
-//    at least Q + e_min with Q = xB_min + min tBM, every insert cell of a row
-//    >= 2 at least that + min tMI, every delete cell of a node >= 2 at least
-//    that + min tMD. If all these lower bounds are >= F = -32768 - t_min
-//    (t_min: the most negative transition word in use), no sum x + t of a
-//    real value can wrap, HMMER never saturates a value that wins a max, and
-//    -inf may be played by F: every term built from it is <= F and loses to
-//    a real term of the same max (M has its B->M term, I(2,k) its M->I term,
-//    D(k >= 2) its M->D term).
-//  * Unused transitions (into node 1 from node 0; out of node M) become 0,
-//    and nodes past M (padding to the kernel's width) get transitions 0,
-//    emissions 0 and B->M = tbm_pad: their values then never exceed the
-//    running maximum of real match cells, so they may join it.
-//  * xC = max over all rows of xE - 500 = (max of all match cells) - 500, and
-//    xB needs xE only once some match cell exceeds 12500 (before that
-//    xJ - 500 <= xN); the kernel keeps a running maximum and reduces it
-//    across lanes only then.
-// Codes with a -inf emission anywhere (gap, '*', '~' in HMMER's alphabets)
-// break the e_min bound: targets holding them take the int32 kernel, as do
-// targets longer than max_len and all targets of a model with no safe length.
+// bit (Hopper's 16-bit DPX adds wrap): the model-and-length conditions, the
+// 16-bit profile words used under them, and a scalar emulation of that
+// arithmetic that counts wraps, so CPU tests check the argument. The
+// argument: docs/vit-cuda.md, "When wrapping int16 is exact".
 #pragma once
 
 #include <cstdint>
