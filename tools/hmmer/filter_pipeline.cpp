@@ -436,9 +436,7 @@ struct FilterPipeline::Impl {
             out.residues += chunk.total_residues();
             out.targets += chunk.size();
             out.overlong.add(chunk);
-            char residues[32];
-            std::snprintf(residues, sizeof residues, "%.3g M residues", static_cast<double>(out.residues) / 1e6);
-            progress.update(out.targets, residues);
+            progress.update(out.targets, residues_progress(out.residues));
             if (viterbi_done.valid()) viterbi_done.get();
             viterbi_done = std::async(std::launch::async, [this, &forward_done, &job] {
                 viterbi_stage(job);

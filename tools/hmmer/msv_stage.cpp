@@ -70,9 +70,7 @@ MsvRun run_msv_stage(SeqReader& reader, MsvEngines& engines, MsvStage& stage, ui
         run.residues += chunk.total_residues();
         run.targets += chunk.size();
         run.overlong.add(chunk);
-        char residues[32];
-        std::snprintf(residues, sizeof residues, "%.3g M residues", static_cast<double>(run.residues) / 1e6);
-        progress.update(run.targets, residues);
+        progress.update(run.targets, residues_progress(run.residues));
     }
     progress.finish();
     run.seconds = since(t0);
@@ -80,6 +78,12 @@ MsvRun run_msv_stage(SeqReader& reader, MsvEngines& engines, MsvStage& stage, ui
     if (auto* ran = engines.ran()) run.engine = (*ran)->name();
     run.cpu_chunks = engines.cpu_chunks_while_starting();
     return run;
+}
+
+std::string residues_progress(uint64_t residues) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.3g M residues", static_cast<double>(residues) / 1e6);
+    return text;
 }
 
 }  // namespace warpdp

@@ -84,4 +84,7 @@ struct MsvRun {
 MsvRun run_msv_stage(SeqReader& reader, MsvEngines& engines, MsvStage& stage, uint64_t sum_m, unsigned threads,
                      Progress& progress);
 
+// A progress line's detail for a pass over a protein database ("12.3 M residues").
+std::string residues_progress(uint64_t residues);
+
 }  // namespace warpdp
