@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <random>
 #include <string>
 #include <vector>
@@ -15,6 +16,12 @@
 #include <unistd.h>
 
 namespace warpdp::test {
+
+// A file's whole content, bytes as they are.
+inline std::string slurp(const std::filesystem::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
 
 inline uint64_t seed() {
     static const uint64_t s = [] {

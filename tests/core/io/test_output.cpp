@@ -23,12 +23,7 @@
 using namespace warpdp;
 
 namespace {
-std::string slurp(const std::filesystem::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
+using warpdp::test::slurp;
 size_t files_in(const std::filesystem::path& dir) {
     size_t n = 0;
     for ([[maybe_unused]] const auto& e : std::filesystem::directory_iterator(dir)) ++n;

@@ -18,12 +18,7 @@
 using namespace warpdp;
 
 namespace {
-std::string slurp(const std::filesystem::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
+using warpdp::test::slurp;
 
 std::string main_output(const std::string& query) {
     return "# hmmsearch :: search profile(s) against a sequence database\n"

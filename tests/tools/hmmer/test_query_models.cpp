@@ -17,12 +17,7 @@
 using namespace warpdp;
 
 namespace {
-std::string slurp(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
+using warpdp::test::slurp;
 const std::string kFn3 = slurp(std::string(WARPDP_TEST_DATA) + "/fn3.hmm");
 const std::string kDna = slurp(std::string(WARPDP_TEST_DATA) + "/3box-dna.hmm");
 

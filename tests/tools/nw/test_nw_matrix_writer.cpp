@@ -15,15 +15,10 @@
 #include "tools/nw/nw_matrix_writer.hpp"
 
 using namespace warpdp;
+using warpdp::test::slurp;
 using warpdp::test::TempDir;
 
 namespace {
-std::string slurp(const std::string& path) {
-    std::ifstream f(path, std::ios::binary);
-    std::ostringstream s;
-    s << f.rdbuf();
-    return s.str();
-}
 // The whole matrix of `reads` (distances `v`, row-major lower triangle) as
 // the writer prints it in format `f`.
 std::string render(const TempDir& dir, const NwReads& reads, const std::vector<double>& v, NwFormat f,
