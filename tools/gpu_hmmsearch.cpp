@@ -16,21 +16,13 @@
 // WARPDP_FINAL_JOBS (concurrent final runs; default one per model, at most
 // one per core), WARPDP_FINAL_NICE (the niceness added to final runs that
 // search while the filters run, default 10).
-#include <algorithm>
-#include <cerrno>
-#include <cstdlib>
-#include <cstring>
 #include <iostream>
 #include <string>
 #include <utility>
 #include <vector>
 
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include "core/base/errors.hpp"
 #include "core/base/trace.hpp"
-#include "core/io/distinct_paths.hpp"
 #include "tools/common/child_process.hpp"
 #include "tools/common/cli.hpp"
 #include "tools/common/stop_signal_watch.hpp"
@@ -38,6 +30,7 @@
 #include "tools/common/tool_main.hpp"
 #include "tools/hmmer/filtered_hmmsearch.hpp"
 #include "tools/hmmer/hmmsearch_options.hpp"
+#include "tools/hmmer/hmmsearch_setup.hpp"
 #include "tools/hmmer/hmmsearch_stitch.hpp"
 #include "tools/hmmer/hmmsearch_version.hpp"
 
@@ -47,112 +40,23 @@ namespace {
 
 constexpr const char* kTool = "gpu-hmmsearch";
 
-// The value of an environment variable; `otherwise` when unset or empty.
-std::string env_or(const char* name, const std::string& otherwise) {
-    const char* v = std::getenv(name);
-    return v && *v ? std::string(v) : otherwise;
-}
-
-// WARPDP_FINAL_NICE: an adjustment as nice(1) -n takes it, default 10.
-int final_niceness() {
-    const std::string text = env_or("WARPDP_FINAL_NICE", "10");
-    const bool sign = text[0] == '-' || text[0] == '+';
-    const std::string digits = sign ? text.substr(1) : text;
-    if (digits.empty() || !std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; }))
-        throw UsageError("WARPDP_FINAL_NICE " + text + ": expected an integer");
-    const int v = static_cast<int>(std::min<uint64_t>(whole_number("WARPDP_FINAL_NICE", digits), 40));  // (40 levels)
-    return text[0] == '-' ? -v : v;
-}
-
-// The directory of this executable: gpu-viterbi is built beside it.
-std::string own_dir() {
-    std::string path(4096, '\0');
-    const ssize_t n = ::readlink("/proc/self/exe", path.data(), path.size());
-    if (n <= 0) throw ResourceError(std::string("cannot find the gpu-hmmsearch executable: ") + std::strerror(errno));
-    path.resize(static_cast<size_t>(n));
-    return path.substr(0, path.rfind('/'));
-}
-
-constexpr const char* kHelp =
-    "Usage: gpu-hmmsearch [hmmsearch options] MODELS.hmm TARGETS.fa\n"
-    "       gpu-hmmsearch --help | --version | -h\n"
-    "\n"
-    "hmmsearch with its MSV, bias, Viterbi and Forward filters run by gpu-viterbi (on a GPU\n"
-    "when one is visible, else on the CPU), then hmmsearch itself on the survivors. It takes\n"
-    "hmmsearch's command line (-h shows hmmsearch's options); the hit tables and the main\n"
-    "output equal plain hmmsearch's but for the pipeline statistics and a few header lines.\n"
-    "The targets are a FASTA file (plain or gzip). Outputs (-o, --tblout, --domtblout, -A,\n"
-    "--pfamtblout) appear whole once the search has succeeded, or not at all. --max,\n"
-    "--restrictdb_n, --restrictdb_stkey, --ssifile, HMMER2, hmmpress'd and DNA/RNA models\n"
-    "run plain hmmsearch.\n"
-    "\n"
-    "Environment:\n"
-    "  WARPDP_DEVICE       the filters' --device (auto, cpu, cuda, cuda:0,1; default auto)\n"
-    "  WARPDP_THREADS      the filters' threads (default: all cores)\n"
-    "  HMMSEARCH           the hmmsearch program (default: hmmsearch, looked up in PATH)\n"
-    "  WARPDP_TIMES=1      the stages' wall times on stderr\n"
-    "  WARPDP_TRACE=1      a timeline of events on stderr\n"
-    "  WARPDP_FORWARD=0    leave the Forward filter to hmmsearch\n"
-    "  WARPDP_SPREAD       runs per model (gpu-viterbi --spread)\n"
-    "  WARPDP_FINAL_JOBS   concurrent final hmmsearch runs (default: one per model, at most\n"
-    "                      one per core)\n"
-    "  WARPDP_FINAL_NICE   niceness added to final runs that search beside the filters (10)\n"
-    "  TMPDIR              where the scratch directory goes (default /tmp)\n"
-    "\n"
-    "Exit codes: 0 success, 1 usage, 2 bad input, 3 resources (an output that cannot be\n"
-    "written, ...), 4 internal error (also: hmmsearch killed by a signal); hmmsearch's own\n"
-    "refusals exit as hmmsearch does.\n";
-
-// An output on an input or on another output would replace it (plain
-// hmmsearch truncates the very database it then reads): refused before any
-// work. Existing devices and FIFOs are written in place, and may be shared.
-void refuse_clobbering(const HmmsearchCommand& c) {
-    const std::pair<const char*, const std::string*> outs[] = {{"-o", &c.main_out},
-                                                               {"--tblout", &c.tbl_out},
-                                                               {"--domtblout", &c.dom_out},
-                                                               {"-A", &c.ali_out},
-                                                               {"--pfamtblout", &c.pfam_out}};
-    for (size_t i = 0; i < std::size(outs); ++i) {
-        const std::string& o = *outs[i].second;
-        struct stat st {};
-        if (o.empty() || o == "-" || (::stat(o.c_str(), &st) == 0 && !S_ISREG(st.st_mode))) continue;
-        for (const std::string* in : {&c.models, &c.targets})
-            if (*in != "-" && same_file(o, *in))
-                throw UsageError(std::string(outs[i].first) + " " + o + " is an input: writing it would replace it");
-        for (size_t j = 0; j < i; ++j)
-            if (!outs[j].second->empty() && same_file(o, *outs[j].second))
-                throw UsageError(std::string(outs[j].first) + " and " + outs[i].first + " both name " + o +
-                                 ": one output would replace the other");
-    }
-}
-
 int run(int argc, char** argv) {
     trace_event("wrapper-start");
-    FilteredHmmsearchSettings settings;
-    settings.hmmsearch = env_or("HMMSEARCH", "hmmsearch");
     const std::vector<std::string> args(argv + 1, argv + argc);
     if (asks_for_own_help(args)) {
-        std::cout << kHelp;
+        std::cout << kGpuHmmsearchHelp;
         return 0;
     }
-    if (asks_for_help(args)) exec_program({settings.hmmsearch, "-h"});
+    const std::string hmmsearch = hmmsearch_program();
+    if (asks_for_help(args)) exec_program({hmmsearch, "-h"});
     // hmmsearch has no --version, so the one every warpdp tool answers (and
     // that workflow managers call for their version reports) cannot clash.
     if (args.size() == 1 && args[0] == "--version") {
-        std::cout << version_text(kTool) << hmmsearch_version_line(settings.hmmsearch);
+        std::cout << version_text(kTool) << hmmsearch_version_line(hmmsearch);
         return 0;
     }
     const HmmsearchCommand command = read_hmmsearch_command(args);
-    if (const std::string v = env_or("WARPDP_FINAL_JOBS", ""); !v.empty())
-        settings.final_jobs = whole_number("WARPDP_FINAL_JOBS", v);
-    settings.spread = env_or("WARPDP_SPREAD", "");
-    if (!settings.spread.empty()) whole_number("WARPDP_SPREAD", settings.spread);
-    settings.threads = env_or("WARPDP_THREADS", "0");
-    whole_number("WARPDP_THREADS", settings.threads);
-    settings.final_niceness = final_niceness();
-    settings.device = env_or("WARPDP_DEVICE", "auto");
-    settings.forward = env_or("WARPDP_FORWARD", "1") == "1";
-    settings.times = !env_or("WARPDP_TIMES", "").empty();
+    FilteredHmmsearchSettings settings = hmmsearch_settings_from_environment();
     if (command.targets == "-") throw UsageError("targets must be a file (they are read twice)");
     refuse_clobbering(command);
     // Every output is refused now if it cannot be written, not after the search.
@@ -162,7 +66,7 @@ int run(int argc, char** argv) {
     // The scratch directories of runs that were killed outright.
     for (const std::string& kept : remove_stale_temp_dirs("gpu-hmmsearch"))
         warn(kTool, "cannot remove the scratch directory of a run that has ended: " + kept);
-    settings.filters = own_dir() + "/gpu-viterbi";
+    settings.filters = own_directory() + "/gpu-viterbi";
     const StopSignalWatch watch;
     int rc = 0;
     try {
