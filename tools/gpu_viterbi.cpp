@@ -30,6 +30,7 @@
 #include "tools/hmmer/hmmer_costs.hpp"
 #include "tools/hmmer/hmmer_real.hpp"
 #include "tools/hmmer/model_candidates.hpp"
+#include "tools/hmmer/viterbi_options.hpp"
 #include "tools/hmmer/viterbi_output.hpp"
 #include "tools/hmmer/viterbi_summary.hpp"
 
@@ -40,19 +41,11 @@ namespace {
 
 constexpr const char* kTool = "gpu-viterbi";
 
-struct Args {
-    std::string hmm, db, candidates, survivors, model_survivors, stats;
-    HmmerReal F1{0.02}, F2{1e-3}, F3{1e-5};
-    size_t spread = 0;
-    uint64_t chunk_residues = 0;
-    bool all = false, msv = false, nobias = false, forward = false, in_place = false;
-};
-
 int run(int argc, char** argv) {
     Cli cli(kTool, "gpu-viterbi [options] MODELS.hmm TARGETS.fa  (or --hmm MODELS.hmm --db TARGETS.fa) "
                    "[--candidates FILE|-]",
             "HMMER 3.3.2 Viterbi filter and pipeline rule (hmmsearch-identical) on GPU or CPU.");
-    Args a;
+    ViterbiArgs a;
     cli.tool_options().add_options()
         ("hmm", po::value<std::string>(&a.hmm)->required(), "profile HMM file (the one gpu-msv used)")
         ("db", po::value<std::string>(&a.db)->required(), "protein FASTA/FASTQ (the one gpu-msv read)")
@@ -84,18 +77,7 @@ int run(int argc, char** argv) {
     cli.positional().add("hmm", 1).add("db", 1);
     if (!cli.parse(argc, argv)) return 0;
     const auto& common = cli.common();
-    if (!a.forward && !cli.vm()["F3"].defaulted()) throw UsageError("--F3 goes with --forward");
-    if (a.msv && !a.candidates.empty()) throw UsageError("--msv and --candidates are mutually exclusive");
-    if (!a.msv && (!cli.vm()["F1"].defaulted() || a.nobias))
-        throw UsageError("--F1 and --nobias go with --msv (with --candidates, gpu-msv applied them)");
-    if (a.candidates == "-" && a.db == "-") throw UsageError("--candidates and --db cannot both be stdin");
-    if (a.hmm == "-" && (a.db == "-" || a.candidates == "-"))
-        throw UsageError(std::string("--hmm and ") + (a.db == "-" ? "--db" : "--candidates") + " cannot both be stdin");
-    check_at_most("--spread", a.spread, 1 << 20);
-    check_at_most("--chunk-residues", a.chunk_residues, uint64_t{1} << 40);
-    if ((a.spread > 0 || a.in_place) && a.survivors.empty() && a.model_survivors.empty())
-        throw UsageError(std::string(a.in_place ? "--in-place" : "--spread") + " goes with --survivors or --model-survivors");
-    if (a.spread > 0 && a.in_place) throw UsageError("--spread and --in-place exclude each other");
+    check_viterbi_args(a, !cli.vm()["F1"].defaulted(), !cli.vm()["F3"].defaulted());
     refuse_shared_paths({{"--hmm", a.hmm}, {"--db", a.db}, {"--candidates", a.candidates}},
                         {common.output_path(), {"--stats", a.stats}, {"--survivors", a.survivors}});
     ToolOutputs outputs(common.output, a.stats);
@@ -104,22 +86,7 @@ int run(int argc, char** argv) {
     if (!a.survivors.empty()) survivors = std::make_unique<SurvivorsFile>(outputs.add(a.survivors), layout);
 
     const auto models = load_amino_models<FilterModel>(a.hmm, kTool, common.quiet, ": like hmmsearch, no target passes");
-    FilterSettings settings;
-    // Any threshold, as hmmsearch takes it: a target passes unless its
-    // P-value is above (so NaN passes all, and 0 or less only P = 0 or NaN);
-    // above 1 is 1.
-    settings.F1 = std::min(a.F1.value, 1.0);
-    settings.F2 = std::min(a.F2.value, 1.0);
-    settings.F3 = std::min(a.F3.value, 1.0);
-    settings.inline_msv = a.msv;
-    settings.nobias = a.nobias;
-    settings.forward = a.forward;
-    settings.all = a.all;
-    settings.common = common;
-    settings.chunk_residues = a.chunk_residues;
-    settings.tool = kTool;
-    settings.db_path = a.db;
-    settings.cand_name = a.candidates == "-" ? "<stdin>" : a.candidates;
+    const FilterSettings settings = viterbi_filter_settings(a, common, kTool);
     std::vector<FilterCandidates> candidates(models.size());
     if (!a.candidates.empty()) {
         CandidateStream stream = read_candidates(a.candidates);
