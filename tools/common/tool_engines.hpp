@@ -45,10 +45,11 @@ public:
         }
     }
 
-    // Under --device auto, CPU engines for work the started engines refused
-    // (a sequence the GPUs cannot hold); otherwise `why` is the error.
+    // Under --device auto, CPU engines for work the started CUDA engines
+    // refused (a sequence the GPUs cannot hold); otherwise (an explicit
+    // --device, or CPU engines that refused it already) `why` is the error.
     E& cpu_for(const ResourceError& why) {
-        if (!auto_) throw why;
+        if (!auto_ || !on_cuda()) throw why;
         if (!spill_) {
             if (!quiet_) warn(tool_, std::string(why.what()) + "; that work runs on the CPU");
             spill_.emplace(make_(DeviceChoice{}));
