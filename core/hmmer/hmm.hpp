@@ -41,6 +41,17 @@ struct Hmm {
     bool has_stats = false;
     char format_version = 'f';          // the letter of HMMER3/<v>
 
+    // What the post-filter stages' outputs show (docs/hmmer-filters.md §16.5).
+    // Per-node annotation, index k = 1..M (index 0 is unused); each is empty
+    // when the file does not carry it (RF/MM/CS no, or no CONS column).
+    std::string consensus, rf, mm, cs;
+    // Pfam score cutoffs (GA, TC, NC lines): per sequence, per domain, bits.
+    struct Cutoff {
+        bool set = false;
+        float seq = 0, dom = 0;
+    };
+    Cutoff ga, tc, nc;
+
     float match(int k, int x) const noexcept { return mat[static_cast<size_t>(k) * static_cast<size_t>(K) + static_cast<size_t>(x)]; }
     float insert(int k, int x) const noexcept { return ins[static_cast<size_t>(k) * static_cast<size_t>(K) + static_cast<size_t>(x)]; }
 };

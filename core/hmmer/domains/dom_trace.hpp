@@ -1,0 +1,40 @@
+// A state path through the profile (HMMER's P7_TRACE, docs/hmmer-filters.md
+// §16.3): produced by the stochastic traceback and the optimal-accuracy
+// traceback, read by null2-by-trace, the ensemble clustering and the
+// alignment display.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+namespace warpdp {
+
+// State codes in HMMER's order (p7T_*), so a trace reads as HMMER's does.
+enum DomState : char { kStBogus = 0, kStM, kStD, kStI, kStS, kStN, kStB, kStE, kStC, kStT, kStJ, kStX };
+
+struct DomTraceStep {
+    DomState st = kStBogus;
+    int k = 0;          // node 1..M for M, D, I; else 0
+    int64_t i = 0;      // residue emitted, 1..L; else 0
+    float pp = 0.0f;    // posterior probability of the emitted residue; else 0
+};
+
+struct DomTraceDomain {
+    int tfrom = 0, tto = 0;          // steps of its B and E
+    int64_t sqfrom = 0, sqto = 0;    // first and last residue emitted by M
+    int hmmfrom = 0, hmmto = 0;      // first and last M node
+};
+
+struct DomTrace {
+    int M = 0;
+    int64_t L = 0;
+    std::vector<DomTraceStep> steps;     // S ... T
+    std::vector<DomTraceDomain> domains; // filled by dom_trace_index
+
+    void clear() { steps.clear(); domains.clear(); }
+};
+
+// Finds the domains of a trace (HMMER's p7_trace_Index).
+void dom_trace_index(DomTrace& tr);
+
+}  // namespace warpdp
