@@ -115,11 +115,14 @@ for opts in "--F1 nan --F3 inf" "--F1 0 --F2 nan --F3 nan" "--F1 -1" "--F2 0 --F
         --quiet > /dev/null
     check_eq "Passed Vit counts per model [$opts]" "$(from_json "$tmp/f.json" passed_vit)" "$(passed "$tmp/h.out" Vit)"
     check_eq "Passed Fwd counts per model [$opts]" "$(from_json "$tmp/f.json" passed_fwd)" "$(passed "$tmp/h.out" Fwd)"
+    # gpu-viterbi --msv counts the MSV and bias stages' passers too.
+    check_eq "--msv: Passed MSV counts per model [$opts]" "$(from_json "$tmp/f.json" passed_msv)" "$(passed "$tmp/h.out" MSV)"
+    check_eq "--msv: Passed bias counts per model [$opts]" "$(from_json "$tmp/f.json" passed_bias)" "$(passed "$tmp/h.out" bias)"
     msv_opts=(); [[ "$opts" != --F1* ]] || msv_opts=(${opts%% --F[23]*})
     "$BIN/gpu-msv" --hmm "$tmp/three.hmm" --db "$tmp/db.fa" "${msv_opts[@]}" --stats "$tmp/m.json" --quiet > /dev/null
     check_eq "Passed MSV counts per model [$opts]" "$(from_json "$tmp/m.json" passed_msv)" "$(passed "$tmp/h.out" MSV)"
     check_eq "Passed bias counts per model [$opts]" "$(from_json "$tmp/m.json" passed_bias)" "$(passed "$tmp/h.out" bias)"
-    checks=$((checks + 4))
+    checks=$((checks + 6))
 done
 run_case "$tmp/fn3.hmm" --F1 nan --F3 inf
 # gpu-viterbi --msv (one process) decides exactly as gpu-msv | gpu-viterbi.

@@ -456,6 +456,10 @@ struct FilterPipeline::Impl {
         const Engines& ran = *engines->ran();
         out.engine = ran.vit->name();
         if (forward) out.fwd_engine = ran.fwd->name();
+        for (size_t mi = 0; msv_stage && mi < models.size(); ++mi) {
+            out.tally[mi].passed_msv = msv_stage->tally(mi).passed_msv;
+            out.tally[mi].passed_bias = msv_stage->tally(mi).passed_bias;
+        }
         for (size_t mi = 0; cursor && mi < models.size(); ++mi) {
             const auto& cur = (*cursor)[mi];
             if (cur.next < cur.list.size()) {

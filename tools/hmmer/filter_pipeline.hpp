@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -49,6 +50,9 @@ struct FilterRow {
 
 struct FilterTally {
     uint64_t candidates = 0, skipped = 0, computed = 0, passed = 0, passed_fwd = 0;
+    // With the MSV stage run here (--msv): its passers before and after the
+    // bias filter, the counts of hmmsearch's statistics block.
+    std::optional<uint64_t> passed_msv, passed_bias;
 };
 
 // Per model, gpu-msv's candidates in stream order; matched against the

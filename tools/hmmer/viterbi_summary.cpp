@@ -32,6 +32,8 @@ nlohmann::ordered_json viterbi_stats(const FilterRun& res, const std::vector<Fil
         s["models"].push_back({{"model", models[mi].msv.hmm.name}, {"M", models[mi].msv.hmm.M},
                                {"candidates", t.candidates}, {"skipped", t.skipped},
                                {"computed", t.computed}, {"passed_vit", t.passed}});
+        if (t.passed_msv) s["models"].back()["passed_msv"] = *t.passed_msv;
+        if (t.passed_bias) s["models"].back()["passed_bias"] = *t.passed_bias;
         if (forward) s["models"].back()["passed_fwd"] = t.passed_fwd;
     }
     return s;
