@@ -1,0 +1,323 @@
+// Vector forms of Forward, Backward and decoding (docs/hmmer-filters.md
+// §16.2): the scalar references' steps with Lanes as GCC vectors. On x86-64
+// the FPU's FTZ bit flushes denormal results as hmmsearch's does; elsewhere
+// each result is flushed by hand.
+#include "core/hmmer/domains/dom_cpu.hpp"
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+#include "core/base/errors.hpp"
+
+#if defined(__SSE2__)
+#include <xmmintrin.h>
+#endif
+
+namespace warpdp {
+namespace {
+
+typedef float v4 __attribute__((vector_size(16)));
+
+#if defined(__SSE2__)
+constexpr bool kHardwareFtz = true;
+// MXCSR's FTZ bit for the lifetime of the object (the thread's mode is restored).
+class FlushToZero {
+public:
+    FlushToZero() : saved_(_mm_getcsr()) { _mm_setcsr(saved_ | 0x8000u); }
+    ~FlushToZero() { _mm_setcsr(saved_); }
+    FlushToZero(const FlushToZero&) = delete;
+    FlushToZero& operator=(const FlushToZero&) = delete;
+
+private:
+    unsigned saved_;
+};
+#else
+constexpr bool kHardwareFtz = false;
+struct FlushToZero {};
+#endif
+
+inline float fl(float v) { return kHardwareFtz ? v : flush_denormal(v); }
+inline v4 fl(v4 v) {
+    if constexpr (!kHardwareFtz)
+        for (int z = 0; z < kFwdLanes; ++z) v[z] = flush_denormal(v[z]);
+    return v;
+}
+inline v4 ld(const float* p) {
+    v4 v;
+    std::memcpy(&v, p, sizeof v);
+    return v;
+}
+inline void st(float* p, v4 v) { std::memcpy(p, &v, sizeof v); }
+inline v4 splat(float v) { return v4{v, v, v, v}; }
+inline v4 shift_up(v4 a) { return v4{0.0f, a[0], a[1], a[2]}; }
+inline v4 shift_down(v4 a) { return v4{a[1], a[2], a[3], 0.0f}; }
+inline float hsum(v4 a) { return fl(fl(a[0] + a[1]) + fl(a[2] + a[3])); }
+inline float recip_dbl(float v) { return fl(static_cast<float>(1.0 / static_cast<double>(v))); }
+
+// Cells of one row of a matrix, as vectors.
+struct Row {
+    DomMatrix& mx;
+    uint64_t i;
+    v4 get(int q, DomCell s) const { return ld(mx.cell(i, q, s)); }
+    void set(int q, DomCell s, v4 v) const { st(mx.cell(i, q, s), v); }
+};
+
+void store_specials(DomMatrix& mx, uint64_t i, float xE, float xN, float xJ, float xB, float xC) {
+    mx.x(i, kDomXE) = xE;
+    mx.x(i, kDomXN) = xN;
+    mx.x(i, kDomXJ) = xJ;
+    mx.x(i, kDomXB) = xB;
+    mx.x(i, kDomXC) = xC;
+}
+
+void rescale_row(const Row& r, int Q, float scale) {
+    const v4 s = splat(recip_dbl(scale));
+    for (int q = 0; q < Q; ++q)
+        for (DomCell c : {kDomM, kDomD, kDomI}) r.set(q, c, fl(r.get(q, c) * s));
+}
+
+bool range_error(float v, uint64_t L) { return std::isnan(v) || (L > 0 && v == 0.0f) || v == std::numeric_limits<float>::infinity(); }
+
+}  // namespace
+
+float dom_forward_cpu(const FwdProfile& p, const DomSpecialOdds& odds, std::span<const uint8_t> dsq, DomMatrix& mx,
+                      bool full) {
+    const FlushToZero ftz;
+    const int Q = p.Q;
+    const uint64_t L = dsq.size();
+    mx.resize(p.M, L, full);
+    mx.has_own_scales = true;
+    mx.totscale = 0.0f;
+    float xE = 0.0f, xN = 1.0f, xJ = 0.0f, xB = odds.n_move, xC = 0.0f;
+    store_specials(mx, 0, xE, xN, xJ, xB, xC);
+    mx.x(0, kDomXScale) = 1.0f;
+    const auto t = [&](int q, FwdTrans s) { return ld(p.t(q, s)); };
+
+    for (uint64_t i = 1; i <= L; ++i) {
+        const Row prev{mx, i - 1}, cur{mx, i};
+        const float* rp = p.e(dsq[i - 1], 0);
+        v4 dcv{}, xEv{};
+        const v4 xBv = splat(xB);
+        v4 mpv = shift_up(prev.get(Q - 1, kDomM)), dpv = shift_up(prev.get(Q - 1, kDomD)), ipv = shift_up(prev.get(Q - 1, kDomI));
+        for (int q = 0; q < Q; ++q) {
+            v4 sv = fl(xBv * t(q, kFBM));
+            sv = fl(sv + fl(mpv * t(q, kFMM)));
+            sv = fl(sv + fl(ipv * t(q, kFIM)));
+            sv = fl(sv + fl(dpv * t(q, kFDM)));
+            sv = fl(sv * ld(rp + static_cast<size_t>(q) * kFwdLanes));
+            xEv = fl(xEv + sv);
+            mpv = prev.get(q, kDomM);
+            dpv = prev.get(q, kDomD);
+            ipv = prev.get(q, kDomI);
+            cur.set(q, kDomM, sv);
+            cur.set(q, kDomD, dcv);
+            dcv = fl(sv * t(q, kFMD));
+            cur.set(q, kDomI, fl(fl(mpv * t(q, kFMI)) + fl(ipv * t(q, kFII))));
+        }
+        dcv = shift_up(dcv);
+        cur.set(0, kDomD, v4{});
+        for (int q = 0; q < Q; ++q) {
+            const v4 d = fl(dcv + cur.get(q, kDomD));
+            cur.set(q, kDomD, d);
+            dcv = fl(d * t(q, kFDD));
+        }
+        for (int pass = 1; pass < kFwdLanes; ++pass) {
+            dcv = shift_up(dcv);
+            auto changed = v4{} < v4{};  // all false
+            for (int q = 0; q < Q; ++q) {
+                const v4 old = cur.get(q, kDomD);
+                const v4 d = fl(dcv + old);
+                changed |= d > old;
+                cur.set(q, kDomD, d);
+                dcv = fl(dcv * t(q, kFDD));
+            }
+            if (p.M >= 100 && !(changed[0] | changed[1] | changed[2] | changed[3])) break;
+        }
+        for (int q = 0; q < Q; ++q) xEv = fl(cur.get(q, kDomD) + xEv);
+        xE = hsum(xEv);
+        xN = fl(xN * odds.n_loop);
+        xC = fl(fl(xC * odds.c_loop) + fl(xE * odds.e_move));
+        xJ = fl(fl(xJ * odds.j_loop) + fl(xE * odds.e_loop));
+        xB = fl(fl(xJ * odds.j_move) + fl(xN * odds.n_move));
+        if (xE > 1.0e4f) {
+            xN = fl(xN / xE);
+            xC = fl(xC / xE);
+            xJ = fl(xJ / xE);
+            xB = fl(xB / xE);
+            rescale_row(cur, Q, xE);
+            mx.x(i, kDomXScale) = xE;
+            mx.totscale = static_cast<float>(static_cast<double>(mx.totscale) + std::log(static_cast<double>(xE)));
+            xE = 1.0f;
+        } else {
+            mx.x(i, kDomXScale) = 1.0f;
+        }
+        store_specials(mx, i, xE, xN, xJ, xB, xC);
+    }
+    if (range_error(xC, L)) return std::numeric_limits<float>::quiet_NaN();
+    return static_cast<float>(static_cast<double>(mx.totscale) + std::log(static_cast<double>(fl(xC * odds.c_move))));
+}
+
+float dom_backward_cpu(const FwdProfile& p, const DomSpecialOdds& odds, std::span<const uint8_t> dsq,
+                       const DomMatrix& fwd, DomMatrix& bck, bool full) {
+    const int Q = p.Q;
+    const uint64_t L = dsq.size();
+    if (fwd.L() != L || fwd.M() != p.M)
+        throw InternalError("Backward given a Forward matrix of another model or target");
+    if (L == 0) return std::numeric_limits<float>::quiet_NaN();
+    const FlushToZero ftz;
+    bck.resize(p.M, L, full);
+    bck.has_own_scales = false;
+    const auto t = [&](int q, FwdTrans s) { return ld(p.t(q, s)); };
+
+    float xJ = 0.0f, xB = 0.0f, xN = 0.0f;
+    float xC = odds.c_move;
+    float xE = fl(xC * odds.e_move);
+    {
+        const Row r{bck, L};
+        for (int q = 0; q < Q; ++q) {
+            r.set(q, kDomM, splat(xE));
+            r.set(q, kDomD, splat(xE));
+            r.set(q, kDomI, v4{});
+        }
+        v4 dpv = shift_down(r.get(Q - 1, kDomD)), dcv{};
+        for (int q = Q - 1; q >= 0; --q) {
+            dcv = fl(dpv * t(q, kFDD));
+            const v4 d = fl(r.get(q, kDomD) + dcv);
+            r.set(q, kDomD, d);
+            dpv = d;
+        }
+        for (int pass = 1; pass < kFwdLanes; ++pass) {
+            dcv = shift_down(dcv);
+            for (int q = Q - 1; q >= 0; --q) {
+                dcv = fl(dcv * t(q, kFDD));
+                r.set(q, kDomD, fl(r.get(q, kDomD) + dcv));
+            }
+        }
+        dcv = shift_down(r.get(0, kDomD));
+        for (int q = Q - 1; q >= 0; --q) {
+            r.set(q, kDomM, fl(r.get(q, kDomM) + fl(dcv * t(q, kFMD))));
+            dcv = r.get(q, kDomD);
+        }
+        const float scale = fwd.x(L, kDomXScale);
+        if (scale > 1.0f) {
+            xE = fl(xE / scale);
+            xN = fl(xN / scale);
+            xC = fl(xC / scale);
+            xJ = fl(xJ / scale);
+            xB = fl(xB / scale);
+            rescale_row(r, Q, scale);
+        }
+        bck.x(L, kDomXScale) = scale;
+        bck.totscale = static_cast<float>(std::log(static_cast<double>(scale)));
+        store_specials(bck, L, xE, xN, xJ, xB, xC);
+    }
+
+    for (uint64_t i = L - 1; i >= 1; --i) {
+        const Row nxt{bck, i + 1}, cur{bck, i};
+        const float* rp = p.e(dsq[i], 0);  // residue i+1
+        v4 tmmv = shift_down(t(0, kFMM)), timv = shift_down(t(0, kFIM)), tdmv = shift_down(t(0, kFDM));
+        v4 mpv = shift_down(fl(nxt.get(0, kDomM) * ld(rp)));
+        v4 xBv{};
+        for (int q = Q - 1; q >= 0; --q) {
+            const v4 ipv = nxt.get(q, kDomI);
+            cur.set(q, kDomI, fl(fl(ipv * t(q, kFII)) + fl(mpv * timv)));
+            cur.set(q, kDomD, fl(mpv * tdmv));
+            const v4 mcv = fl(fl(ipv * t(q, kFMI)) + fl(mpv * tmmv));
+            mpv = fl(nxt.get(q, kDomM) * ld(rp + static_cast<size_t>(q) * kFwdLanes));
+            cur.set(q, kDomM, mcv);
+            tdmv = t(q, kFDM);
+            timv = t(q, kFIM);
+            tmmv = t(q, kFMM);
+            xBv = fl(xBv + fl(mpv * t(q, kFBM)));
+        }
+        xB = hsum(xBv);
+        xC = fl(xC * odds.c_loop);
+        xJ = fl(fl(xB * odds.j_move) + fl(xJ * odds.j_loop));
+        xN = fl(fl(xB * odds.n_move) + fl(xN * odds.n_loop));
+        xE = fl(fl(xC * odds.e_move) + fl(xJ * odds.e_loop));
+        const v4 xEv = splat(xE);
+        v4 dpv = shift_down(fl(cur.get(0, kDomD) + xEv)), dcv{};
+        for (int q = Q - 1; q >= 0; --q) {
+            dcv = fl(dpv * t(q, kFDD));
+            const v4 d = fl(cur.get(q, kDomD) + fl(dcv + xEv));
+            cur.set(q, kDomD, d);
+            dpv = d;
+            cur.set(q, kDomM, fl(cur.get(q, kDomM) + xEv));
+        }
+        for (int pass = 1; pass < kFwdLanes; ++pass) {
+            dcv = shift_down(dcv);
+            for (int q = Q - 1; q >= 0; --q) {
+                dcv = fl(dcv * t(q, kFDD));
+                cur.set(q, kDomD, fl(cur.get(q, kDomD) + dcv));
+            }
+        }
+        dcv = shift_down(cur.get(0, kDomD));
+        for (int q = Q - 1; q >= 0; --q) {
+            cur.set(q, kDomM, fl(cur.get(q, kDomM) + fl(dcv * t(q, kFMD))));
+            dcv = cur.get(q, kDomD);
+        }
+        if (static_cast<double>(xB) > 1.0e16) bck.has_own_scales = true;
+        const float scale = bck.has_own_scales ? (xB > 1.0e4f ? xB : 1.0f) : fwd.x(i, kDomXScale);
+        bck.x(i, kDomXScale) = scale;
+        if (scale > 1.0f) {
+            xE = fl(xE / scale);
+            xN = fl(xN / scale);
+            xJ = fl(xJ / scale);
+            xB = fl(xB / scale);
+            xC = fl(xC / scale);
+            rescale_row(cur, Q, scale);
+            bck.totscale = static_cast<float>(static_cast<double>(bck.totscale) + std::log(static_cast<double>(scale)));
+        }
+        store_specials(bck, i, xE, xN, xJ, xB, xC);
+    }
+
+    const Row one{bck, 1};
+    const float* rp = p.e(dsq[0], 0);
+    v4 xBv{};
+    for (int q = 0; q < Q; ++q) {
+        v4 mpv = fl(one.get(q, kDomM) * ld(rp + static_cast<size_t>(q) * kFwdLanes));
+        mpv = fl(mpv * t(q, kFBM));
+        xBv = fl(xBv + mpv);
+    }
+    xB = hsum(xBv);
+    xN = fl(fl(xB * odds.n_move) + fl(xN * odds.n_loop));
+    store_specials(bck, 0, 0.0f, xN, 0.0f, xB, 0.0f);
+    bck.x(0, kDomXScale) = 1.0f;
+    if (full)
+        for (int q = 0; q < Q; ++q)
+            for (DomCell c : {kDomM, kDomD, kDomI}) Row{bck, 0}.set(q, c, v4{});
+    if (range_error(xN, L)) return std::numeric_limits<float>::quiet_NaN();
+    return static_cast<float>(static_cast<double>(bck.totscale) + std::log(static_cast<double>(xN)));
+}
+
+DomDecodeStatus dom_decoding_cpu(const DomSpecialOdds& odds, const DomMatrix& fwd, const DomMatrix& bck, DomMatrix& pp) {
+    if (fwd.L() != bck.L() || fwd.M() != bck.M()) throw InternalError("decoding given Forward and Backward matrices of different shapes");
+    if (!(fwd.full() && bck.full())) throw InternalError("posterior decoding needs full Forward and Backward matrices");
+    const FlushToZero ftz;
+    const uint64_t L = fwd.L();
+    const int Q = fwd.Q();
+    float scaleproduct = recip_dbl(bck.x(0, kDomXN));
+    const bool own_scales = bck.has_own_scales;
+    if (&pp != &bck) pp.resize(fwd.M(), L, true);
+    for (int q = 0; q < Q; ++q)
+        for (DomCell c : {kDomM, kDomD, kDomI}) st(pp.cell(0, q, c), v4{});
+    for (DomSpecial s : {kDomXE, kDomXN, kDomXJ, kDomXC, kDomXB}) pp.x(0, s) = 0.0f;
+    for (uint64_t i = 1; i <= L; ++i) {
+        const v4 totr = splat(fl(scaleproduct * fwd.x(i, kDomXScale)));
+        for (int q = 0; q < Q; ++q) {
+            st(pp.cell(i, q, kDomM), fl(fl(ld(fwd.cell(i, q, kDomM)) * ld(bck.cell(i, q, kDomM))) * totr));
+            st(pp.cell(i, q, kDomD), v4{});
+            st(pp.cell(i, q, kDomI), fl(fl(ld(fwd.cell(i, q, kDomI)) * ld(bck.cell(i, q, kDomI))) * totr));
+        }
+        pp.x(i, kDomXE) = 0.0f;
+        pp.x(i, kDomXN) = fl(fl(fl(fwd.x(i - 1, kDomXN) * bck.x(i, kDomXN)) * odds.n_loop) * scaleproduct);
+        pp.x(i, kDomXJ) = fl(fl(fl(fwd.x(i - 1, kDomXJ) * bck.x(i, kDomXJ)) * odds.j_loop) * scaleproduct);
+        pp.x(i, kDomXC) = fl(fl(fl(fwd.x(i - 1, kDomXC) * bck.x(i, kDomXC)) * odds.c_loop) * scaleproduct);
+        pp.x(i, kDomXB) = 0.0f;
+        if (own_scales) scaleproduct = fl(scaleproduct * fl(fwd.x(i, kDomXScale) / bck.x(i, kDomXScale)));
+    }
+    return std::isinf(scaleproduct) ? DomDecodeStatus::overflow : DomDecodeStatus::ok;
+}
+
+}  // namespace warpdp

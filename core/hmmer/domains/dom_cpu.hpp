@@ -1,0 +1,26 @@
+// The optimized CPU forms of the post-filter Forward, Backward and posterior
+// decoding: the arithmetic of dom_fwdback.hpp and dom_decoding.hpp,
+// operation for operation, on GCC 4 x float vectors (SSE on x86-64) with the
+// FPU's flush-to-zero mode on for the call, so every result equals the
+// scalar reference's bit for bit (docs/hmmer-filters.md §16.2). Four lanes
+// exactly, as HMMER's sums depend on them (core/hmmer/fwd/fwd_cpu.hpp says why).
+#pragma once
+
+#include <cstdint>
+#include <span>
+
+#include "core/hmmer/domains/dom_decoding.hpp"
+#include "core/hmmer/domains/dom_matrix.hpp"
+#include "core/hmmer/domains/dom_specials.hpp"
+#include "core/hmmer/fwd/fwd_profile.hpp"
+
+namespace warpdp {
+
+float dom_forward_cpu(const FwdProfile& p, const DomSpecialOdds& odds, std::span<const uint8_t> dsq, DomMatrix& mx,
+                      bool full);
+float dom_backward_cpu(const FwdProfile& p, const DomSpecialOdds& odds, std::span<const uint8_t> dsq,
+                       const DomMatrix& fwd, DomMatrix& bck, bool full);
+DomDecodeStatus dom_decoding_cpu(const DomSpecialOdds& odds, const DomMatrix& fwd, const DomMatrix& bck,
+                                 DomMatrix& pp);
+
+}  // namespace warpdp

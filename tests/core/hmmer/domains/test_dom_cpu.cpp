@@ -1,0 +1,79 @@
+// The vector forms of Forward, Backward and decoding (dom_cpu.hpp) compute
+// the scalar references' numbers bit for bit: every cell, special, scale
+// factor and score, on random models of every stripe shape (both sides of
+// M = 100), multihit and unihit, full and parser matrices, including a
+// Backward that takes its own scale factors and targets without a path.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <vector>
+
+#include "core/hmmer/domains/dom_cpu.hpp"
+#include "core/hmmer/domains/dom_decoding.hpp"
+#include "core/hmmer/domains/dom_fwdback.hpp"
+#include "core/hmmer/profile.hpp"
+#include "dom_test_support.hpp"
+#include "fwd_test_support.hpp"
+#include "test_support.hpp"
+
+using namespace warpdp;
+using namespace warpdp::test;
+
+namespace {
+
+bool same_matrix(const DomMatrix& a, const DomMatrix& b) {
+    if (a.M() != b.M() || a.L() != b.L() || a.full() != b.full()) return false;
+    if (a.has_own_scales != b.has_own_scales || !same_score(a.totscale, b.totscale)) return false;
+    for (uint64_t i = 0; i <= a.L(); ++i) {
+        for (int s = 0; s < kDomSpecials; ++s)
+            if (!same_score(a.x(i, static_cast<DomSpecial>(s)), b.x(i, static_cast<DomSpecial>(s)))) return false;
+        if (!a.full() && i > 0) continue;
+        for (int q = 0; q < a.Q(); ++q)
+            for (DomCell c : {kDomM, kDomD, kDomI})
+                for (int z = 0; z < kFwdLanes; ++z)
+                    if (!same_score(a.cell(i, q, c)[z], b.cell(i, q, c)[z])) return false;
+    }
+    return true;
+}
+
+void check_same(const FwdProfile& fp, const DomSpecialOdds& odds, const std::vector<uint8_t>& dsq) {
+    for (bool full : {true, false}) {
+        CAPTURE(full);
+        DomMatrix f1, f2, b1, b2;
+        CHECK(same_score(dom_forward(fp, odds, dsq, f1, full), dom_forward_cpu(fp, odds, dsq, f2, full)));
+        CHECK(same_matrix(f1, f2));
+        CHECK(same_score(dom_backward(fp, odds, dsq, f1, b1, full), dom_backward_cpu(fp, odds, dsq, f1, b2, full)));
+        CHECK(same_matrix(b1, b2));
+        if (!full) continue;
+        DomMatrix p1, p2;
+        CHECK(dom_decoding(odds, f1, b1, p1) == dom_decoding_cpu(odds, f1, b1, p2));
+        CHECK(same_matrix(p1, p2));
+    }
+}
+
+}  // namespace
+
+TEST_CASE("the vector Forward, Backward and decoding equal the scalar references bit for bit") {
+    seed();
+    int compared = 0;
+    for (int M : {1, 2, 4, 5, 8, 9, 13, 57, 99, 100, 101, 180}) {
+        CAPTURE(M);
+        const Hmm h = random_vit_hmm(M, frand(1.0f, 40.0f));
+        const FwdProfile fp = build_fwd_profile(build_profile(h));
+        for (const auto& dsq : fwd_targets_for(h, 4, M > 150 ? 300 : 600)) {
+            CAPTURE(dsq.size());
+            for (bool multihit : {true, false}) {
+                check_same(fp, dom_special_odds(dsq.size() + static_cast<size_t>(uniform(0, 50)), multihit), dsq);
+                ++compared;
+            }
+        }
+    }
+    MESSAGE(compared << " (target, mode) pairs compared");
+}
+
+TEST_CASE("the vector forms equal the references where Backward takes its own scale factors") {
+    for (uint64_t seed : {0u, 7u}) {
+        const OwnScaleCase c = own_scale_case(seed);
+        check_same(build_fwd_profile(c.prof), dom_special_odds(c.dsq.size(), false), c.dsq);
+    }
+}
