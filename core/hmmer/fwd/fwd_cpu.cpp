@@ -12,35 +12,16 @@
 #include <thread>
 #include <vector>
 
+#include "core/base/flush_to_zero.hpp"
 #include "core/base/parallel.hpp"
 #include "core/hmmer/profile.hpp"
 
-#if defined(__SSE2__)
-#include <xmmintrin.h>
-#endif
 
 namespace warpdp {
 namespace {
 
 typedef float v4 __attribute__((vector_size(16)));
 
-#if defined(__SSE2__)
-constexpr bool kHardwareFtz = true;
-// MXCSR's FTZ bit for the lifetime of the object (the thread's mode is restored).
-class FlushToZero {
-public:
-    FlushToZero() : saved_(_mm_getcsr()) { _mm_setcsr(saved_ | 0x8000u); }
-    ~FlushToZero() { _mm_setcsr(saved_); }
-    FlushToZero(const FlushToZero&) = delete;
-    FlushToZero& operator=(const FlushToZero&) = delete;
-
-private:
-    unsigned saved_;
-};
-#else
-constexpr bool kHardwareFtz = false;
-struct FlushToZero {};
-#endif
 
 inline float fl(float v) { return kHardwareFtz ? v : flush_denormal(v); }
 inline v4 fl(v4 v) {

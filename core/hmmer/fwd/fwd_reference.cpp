@@ -101,7 +101,8 @@ float fwd_reference(const FwdProfile& p, std::span<const uint8_t> dsq) {
             xC = flush_denormal(xC / xE);
             xJ = flush_denormal(xJ / xE);
             xB = flush_denormal(xB / xE);
-            const Lanes s = splat(static_cast<float>(1.0 / static_cast<double>(xE)));
+            // The double quotient rounded to float flushes too (FTZ covers conversions).
+            const Lanes s = splat(flush_denormal(static_cast<float>(1.0 / static_cast<double>(xE))));
             for (int q = 0; q < Q; ++q) {
                 const auto qs = static_cast<size_t>(q);
                 Mx[qs] = mul(Mx[qs], s);
