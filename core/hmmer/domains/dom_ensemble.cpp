@@ -88,7 +88,7 @@ void DomEnsemble::add(int sample, int64_t i, int64_t j, int k, int m) {
     segs_.push_back(DomSegment{sample, i, j, k, m});
 }
 
-std::vector<DomCluster> DomEnsemble::cluster(const DomClusterParams& p) const {
+std::vector<DomCluster> DomEnsemble::cluster(const DomClusterParams& p) {
     const int nc = single_linkage(segs_, p, assignment_);
     std::vector<DomCluster> out;
     std::vector<int64_t> is, js;

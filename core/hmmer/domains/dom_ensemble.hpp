@@ -18,7 +18,7 @@ namespace warpdp {
 // HMMER's defaults (p7_domaindef_Create); floats where HMMER keeps floats,
 // since the comparisons are made in float.
 struct DomClusterParams {
-    int nsamples = 200;
+    int nsamples = 200;          // traces sampled per region
     float min_overlap = 0.8f;    // linked segments overlap this much, in sequence and model
     bool of_smaller = true;      // overlap as a fraction of the smaller segment
     int max_diagdiff = 4;        // and their starts or their ends lie this close to one diagonal
@@ -54,7 +54,7 @@ public:
     // p7_spensemble_Cluster: single-linkage clusters, those with enough
     // posterior mass, their consensus endpoints, sorted by start (ties in
     // cluster order, as glibc's merge-sorting qsort leaves them).
-    std::vector<DomCluster> cluster(const DomClusterParams& p) const;
+    std::vector<DomCluster> cluster(const DomClusterParams& p);
 
     // The cluster number of every segment after cluster() (Easel's
     // breadth-first single linkage, numbering clusters as it finds them).
@@ -63,7 +63,7 @@ public:
 private:
     std::vector<DomSegment> segs_;
     int nsamples_ = 0;
-    mutable std::vector<int> assignment_;
+    std::vector<int> assignment_;
 };
 
 // region_trace_ensemble's last step: of two clusters overlapping by 80% of

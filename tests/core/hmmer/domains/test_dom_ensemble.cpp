@@ -35,7 +35,7 @@ DomClusterParams all_kept() {
 TEST_CASE("linkage: 80% overlap of the smaller in sequence and model, then starts or ends within 4 diagonals") {
     const DomClusterParams p = all_kept();
     auto nclusters = [&](std::vector<DomSegment> s) {
-        const auto e = one_per_sample(s);
+        auto e = one_per_sample(s);
         e.cluster(p);
         return *std::max_element(e.assignment().begin(), e.assignment().end()) + 1;
     };
@@ -54,7 +54,7 @@ TEST_CASE("linkage: 80% overlap of the smaller in sequence and model, then start
     // of_smaller false: the overlap is a share of the larger segment
     DomClusterParams larger = p;
     larger.of_smaller = false;
-    const auto e = one_per_sample({{0, 10, 109, 1, 100}, {0, 10, 59, 1, 50}});
+    auto e = one_per_sample({{0, 10, 109, 1, 100}, {0, 10, 59, 1, 50}});
     e.cluster(p);
     CHECK(e.assignment()[0] == e.assignment()[1]);
     e.cluster(larger);
@@ -65,12 +65,12 @@ TEST_CASE("single linkage numbers clusters in Easel's order: a linked vertex's h
     // 0 links 3 only; the stack of unvisited vertices becomes 4 1 2, so 2
     // opens cluster 1 before 1 opens cluster 2.
     const DomSegment a{0, 10, 59, 1, 50}, far1{0, 200, 249, 1, 50}, far2{0, 400, 449, 1, 50}, far4{0, 600, 649, 1, 50};
-    const auto e = one_per_sample({a, far1, far2, a, far4});
+    auto e = one_per_sample({a, far1, far2, a, far4});
     e.cluster(all_kept());
     CHECK(e.assignment() == std::vector<int>{0, 2, 1, 0, 3});
     // chains link transitively
     // (3 overlaps 0 by 38 of 50 residues, too few, but links 2, which links 0)
-    const auto chain = one_per_sample({{0, 10, 59, 1, 50}, {0, 300, 349, 1, 50}, {0, 13, 62, 4, 53}, {0, 22, 71, 13, 62}});
+    auto chain = one_per_sample({{0, 10, 59, 1, 50}, {0, 300, 349, 1, 50}, {0, 13, 62, 4, 53}, {0, 22, 71, 13, 62}});
     chain.cluster(all_kept());
     CHECK(chain.assignment()[0] == chain.assignment()[2]);
     CHECK(chain.assignment()[0] == chain.assignment()[3]);
