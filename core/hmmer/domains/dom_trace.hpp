@@ -34,7 +34,18 @@ struct DomTrace {
     void clear() { steps.clear(); domains.clear(); }
 };
 
-// Finds the domains of a trace (HMMER's p7_trace_Index).
+// Appends a step to a trace grown in either direction (p7_trace_Append /
+// AppendWithPP): N, C and J record i only when they repeat the state before
+// them, D records k only, non-emitters neither; pp is kept for emitters only.
+void dom_trace_append(DomTrace& tr, DomState st, int k, int64_t i, float pp = 0.0f);
+
+// Reverses a trace grown from T back to S (p7_trace_Reverse), first moving
+// each N/C/J run's unused first step to its other end, so that the first
+// step of every run emits nothing once reversed.
+void dom_trace_reverse(DomTrace& tr);
+
+// Finds the domains of a trace (HMMER's p7_trace_Index): one per B..E,
+// with the residues and nodes of its first and last M.
 void dom_trace_index(DomTrace& tr);
 
 }  // namespace warpdp

@@ -1,0 +1,66 @@
+// Easel's random number generators (Easel 0.48 esl_random), reproduced
+// stream for stream, and the two sampling helpers HMMER's stochastic
+// traceback uses (docs/hmmer-filters.md §16.3). hmmsearch's pipeline runs
+// the *fast* kind (a 32-bit LCG), not the Mersenne Twister that Easel
+// offers as its default.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <span>
+
+namespace warpdp {
+
+class EaselRandom {
+public:
+    enum class Kind {
+        mersenne,  // esl_randomness_Create: MT19937, seeded by Knuth's 69069 LCG
+        fast,      // esl_randomness_CreateFast: x = 69069 x + 1 (mod 2^32)
+    };
+    static constexpr int kMtWords = 624;
+
+    // seed 0 picks an arbitrary seed from the clock and the process id, as
+    // Easel does; seed() then tells which.
+    EaselRandom(Kind kind, uint32_t seed);
+
+    // Back to the start of the stream of a seed (esl_randomness_Init); the
+    // pipeline reseeds with seed() before every region's trace ensemble.
+    void reseed(uint32_t seed);
+    uint32_t seed() const noexcept { return seed_; }
+    Kind kind() const noexcept { return kind_; }
+
+    uint32_t next_u32() noexcept;
+    // Uniform on [0, 1): the 32-bit draw over 2^32, in double (esl_random).
+    double uniform() noexcept { return static_cast<double>(next_u32()) / 4294967296.0; }
+
+    // A Mersenne Twister whose table is given as is, to be twisted before
+    // its first draw: lets the tests run the MT19937 core on the reference
+    // seeding and compare with the published test vectors.
+    static EaselRandom mersenne_from_table(const std::array<uint32_t, kMtWords>& table);
+
+private:
+    EaselRandom() = default;
+    void twist() noexcept;
+    Kind kind_ = Kind::fast;
+    uint32_t seed_ = 0;
+    uint32_t x_ = 0;                      // fast kind's state
+    std::array<uint32_t, kMtWords> mt_{};  // Mersenne kind's table
+    int mti_ = 0;
+};
+
+// Bob Jenkins' 96-bit mix as Easel uses it (esl_rnd_mix3): spreads the
+// seed of the fast kind and makes the arbitrary seed.
+uint32_t easel_mix3(uint32_t a, uint32_t b, uint32_t c) noexcept;
+
+// esl_vec_FNorm: divides by the Kahan-compensated float sum, or makes the
+// vector uniform (1/n, computed in double) when the sum is 0. With
+// flush_to_zero, every float result below the smallest normal becomes 0,
+// as in hmmsearch, which runs with the SSE flush-to-zero bit set.
+void easel_fnorm(std::span<float> p, bool flush_to_zero) noexcept;
+
+// esl_rnd_FChoose: one draw, then the first index whose running double sum
+// over the double total exceeds it. InternalError when no index does (a
+// NaN in p), where Easel aborts.
+int easel_fchoose(EaselRandom& rng, std::span<const float> p);
+
+}  // namespace warpdp
