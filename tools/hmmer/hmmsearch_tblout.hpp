@@ -1,0 +1,14 @@
+// hmmsearch's --tblout: one line per reported target of each query, the
+// column header before the first query's lines, table_tail() at the end
+// (docs/hmmer-filters.md §16.6).
+#pragma once
+
+#include <string>
+
+#include "core/hmmer/report/hit_list.hpp"
+
+namespace warpdp {
+
+std::string tblout_query(const QueryReport& q, bool show_header);
+
+}  // namespace warpdp
