@@ -42,8 +42,9 @@ struct Hmm {
     char format_version = 'f';          // the letter of HMMER3/<v>
 
     // What the post-filter stages' outputs show (docs/hmmer-filters.md §16.5).
-    // Per-node annotation, index k = 1..M (index 0 is unused); each is empty
-    // when the file does not carry it (RF/MM/CS no, or no CONS column).
+    // Per-node annotation, index k = 1..M behind a blank at index 0; each is
+    // empty when the file does not carry it (§1.4: RF/MM/CS no; consensus
+    // only with CONS no in 3/e-3/f, derived from the emissions before 3/e).
     std::string consensus, rf, mm, cs;
     // Pfam score cutoffs (GA, TC, NC lines): per sequence, per domain, bits.
     struct Cutoff {

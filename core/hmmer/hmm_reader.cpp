@@ -6,6 +6,7 @@
 #include "core/hmmer/hmm_reader.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <charconv>
 #include <cmath>
@@ -130,6 +131,23 @@ bool iequals(std::string_view a, std::string_view b) {
 // Per-node annotation columns after the K match emissions.
 int annotation_columns(char v) { return v == 'f' ? 5 : v == 'e' ? 4 : 3; }
 
+// HMMER's consensus of a model built from an alignment (p7_hmm_SetConsensus):
+// per node the most probable residue (the first of equals), upper case where
+// its probability reaches 0.5 (amino) or 0.9 (DNA, RNA), else lower case.
+std::string derived_consensus(const Hmm& h) {
+    const Alphabet& abc = Alphabet::of(h.alph);
+    const float threshold = h.alph == AlphabetKind::amino ? 0.5f : 0.9f;
+    std::string cons(static_cast<size_t>(h.M) + 1, ' ');
+    for (int k = 1; k <= h.M; ++k) {
+        int best = 0;
+        for (int x = 1; x < h.K; ++x)
+            if (h.match(k, x) > h.match(k, best)) best = x;
+        const auto sym = static_cast<unsigned char>(abc.symbol(best));
+        cons[static_cast<size_t>(k)] = static_cast<char>(h.match(k, best) >= threshold ? std::toupper(sym) : std::tolower(sym));
+    }
+    return cons;
+}
+
 }  // namespace
 
 // A model whose local entry scores B->M_k hmmsearch would compute as NaN
@@ -250,6 +268,8 @@ bool HmmReader::next(Hmm& out) {
     Hmm h;
     h.format_version = v;
     bool have_name = false, have_leng = false, have_alph = false;
+    bool has_rf = false, has_mm = false, has_cons = false, has_cs = false;
+    std::array<Line, 3> cutoff_lines;  // GA, TC, NC lines (the last of each)
     int stats_seen = 0;  // bit per STATS line kind
     for (;;) {
         if (!get()) throw fail("truncated model: end of file before the 'HMM' line");
@@ -309,8 +329,23 @@ bool HmmReader::next(Hmm& out) {
                 else if (kind == "FORWARD") { h.evparam[kFwdTau] = a; h.evparam[kFwdLambda] = b; stats_seen |= 4; }
                 else throw fail("unknown STATS line " + quoted(ln.tok[2]));
             }
+        } else if (tag == "RF" || tag == "MM" || tag == "CONS" || tag == "CS" || tag == "MAP") {
+            // Flags of the per-node annotation columns (docs/hmmer-filters.md §1.4).
+            if (ln.tok.size() < 2) throw fail(std::string(tag) + " without a yes/no value");
+            bool yes = iequals(ln.tok[1], "yes");
+            if (!yes && !iequals(ln.tok[1], "no"))
+                throw fail(std::string(tag) + " header line must say yes or no, not " + quoted(ln.tok[1]));
+            if (tag == "RF") has_rf = yes;
+            else if (tag == "MM") has_mm = yes;
+            else if (tag == "CONS") has_cons = yes;
+            else if (tag == "CS") has_cs = yes;
+        } else if (tag == "GA" || tag == "TC" || tag == "NC") {
+            // Read once the alphabet is known, which decides how many values count.
+            Line& keep = cutoff_lines[tag == "GA" ? 0 : tag == "TC" ? 1 : 2];
+            keep.raw = ln.raw;  // its tokens are made again from this copy
+            keep.no = ln.no;
         }
-        // Every other tag is bookkeeping the filters never use.
+        // Every other tag is bookkeeping no stage uses.
     }
     if (!have_name) throw fail("model has no NAME line");
     if (!have_leng) throw fail("model has no LENG line");
@@ -321,6 +356,22 @@ bool HmmReader::next(Hmm& out) {
     h.has_stats = stats_seen == 7;
     if (models_read_ == 0) alph_ = h.alph;
     else if (h.alph != alph_) throw fail("all models in one file must share one alphabet");
+
+    // Cutoffs (§1.4): per sequence and per domain; nucleic models give one
+    // value for both. (This reuses `ln`, whose header line is done with.)
+    for (size_t n = 0; n < cutoff_lines.size(); ++n) {
+        if (cutoff_lines[n].no == 0) continue;
+        ln.raw = cutoff_lines[n].raw;
+        ln.no = cutoff_lines[n].no;
+        tokenize(ln);
+        const bool nucleic = h.alph != AlphabetKind::amino;
+        const std::string what = std::string(ln.tok[0]) + " line";
+        expect_fields(nucleic ? 2 : 3, what.c_str());
+        Hmm::Cutoff& cut = n == 0 ? h.ga : n == 1 ? h.tc : h.nc;
+        cut.seq = static_cast<float>(parse_real(ln.tok[1], "cutoff"));
+        cut.dom = nucleic ? cut.seq : static_cast<float>(parse_real(ln.tok[2], "cutoff"));
+        cut.set = true;
+    }
 
     const Alphabet& abc = Alphabet::of(h.alph);
     const int K = abc.K();
@@ -362,6 +413,12 @@ bool HmmReader::next(Hmm& out) {
     read_transitions(0);
 
     const size_t match_fields = 1 + Ku + static_cast<size_t>(annotation_columns(v));
+    // Annotation lines: index 0 is a blank, as in HMMER; empty when absent.
+    const auto annotation = [&](bool on) { return on ? std::string(static_cast<size_t>(M) + 1, ' ') : std::string(); };
+    h.rf = annotation(has_rf);
+    h.mm = annotation(has_mm && v == 'f');
+    h.cs = annotation(has_cs);
+    h.consensus = annotation(has_cons && v >= 'e');
     for (int k = 1; k <= M; ++k) {
         need(("node " + std::to_string(k)).c_str());
         if (ln.tok[0] == "//")
@@ -370,6 +427,17 @@ bool HmmReader::next(Hmm& out) {
         if (node != k) throw fail("wrong node number: expected " + std::to_string(k) + ", found " + std::to_string(node));
         expect_fields(match_fields, ("node " + std::to_string(k) + " match emission line").c_str());
         read_probs(h.mat.data() + static_cast<size_t>(k) * Ku, 1, Ku, "match emission");
+        // MAP, [CONS], RF, [MM], CS: each the first character of its field,
+        // kept only where the header flag says yes (§1.4).
+        size_t col = 2 + Ku;  // after MAP, which no stage reads
+        const auto take = [&](bool on, std::string& line) {
+            if (on) line[static_cast<size_t>(k)] = ln.tok[col][0];
+            ++col;
+        };
+        if (v >= 'e') take(has_cons, h.consensus);
+        take(has_rf, h.rf);
+        if (v == 'f') take(has_mm, h.mm);
+        take(has_cs, h.cs);
         read_inserts(k);
         read_transitions(k);
     }
@@ -381,6 +449,8 @@ bool HmmReader::next(Hmm& out) {
             throw fail("LENG is " + std::to_string(M) + " but the model has more nodes");
         throw fail("expected '//' after node " + std::to_string(M) + ", found " + quoted(ln.tok[0]));
     }
+    // Formats before 3/e have no consensus column: HMMER derives it.
+    if (v < 'e') h.consensus = derived_consensus(h);
     check_entry_scores(h, transition_line);
     ++models_read_;
     out = std::move(h);
