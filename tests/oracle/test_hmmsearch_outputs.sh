@@ -109,7 +109,7 @@ same() {  # LABEL KIND [plain]: h/o.KIND and g/o.KIND agree but for the masked v
     fi
 }
 
-# RUN [noali-file] MODELS DB OPTIONS...: both programs, the same command line
+# run MODELS DB OPTIONS...: both programs, the same command line
 # in the same directory, outputs moved aside after each; then every output
 # compared. -A is left out for the example targets, where hmmsearch itself aborts
 # (docs/hmmer-filters.md §9.4).
