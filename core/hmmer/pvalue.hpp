@@ -16,6 +16,10 @@ namespace warpdp {
 // then flushed the same way.
 inline double flush_subnormal(double p) { return std::fabs(p) < std::numeric_limits<double>::min() ? 0.0 : p; }
 
+// An E-value exp(lnP) * space as hmmsearch computes it: exp's subnormal
+// result is flushed (an E-value of 1e-313 prints as 0 there).
+inline double hmmer_evalue(double lnP, double space) { return flush_subnormal(std::exp(lnP)) * space; }
+
 // P(S > x) for a Gumbel(mu, lambda). With a valid lambda (> 0) +inf gives 0
 // and -inf gives 1. No special cases on purpose: a model without STATS has
 // mu = lambda = -99999, and then even +inf must give P = 1 as in hmmsearch.

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <ctime>
 #include <fstream>
 #include <iostream>
 #include <map>
@@ -26,14 +27,20 @@
 #include "core/base/alphabet.hpp"
 #include "core/base/errors.hpp"
 #include "core/base/trace.hpp"
+#include "core/hmmer/domains/dom_engine.hpp"
+#include "core/hmmer/hmm_reader.hpp"
 #include "core/io/fasta_headers.hpp"
+#include "core/io/output_file.hpp"
 #include "tools/common/child_process.hpp"
 #include "tools/common/stop_signal_watch.hpp"
 #include "tools/common/temp_dir.hpp"
 #include "tools/common/tool_main.hpp"
+#include "tools/hmmer/hmmsearch_last_stage.hpp"
 #include "tools/hmmer/hmmsearch_options.hpp"
 #include "tools/hmmer/hmmsearch_stitch.hpp"
+#include "tools/hmmer/hmmsearch_report_options.hpp"
 #include "tools/hmmer/query_models.hpp"
+#include "warpdp_build_config.hpp"
 
 namespace warpdp {
 
@@ -143,6 +150,7 @@ private:
     std::vector<std::string> filters_command() const;
     int run_streamed();
     int run_after_filters();
+    int run_own_last_stage(const std::vector<Hmm>& hmms);
     void start_options_check();
     void check_options(bool wait);
     void launch_run(size_t model, const std::string& targets, int niceness);
@@ -237,6 +245,16 @@ int Search::run() {
     // gpu-viterbi's count must agree (so only for FASTA). For one model the
     // runs' competition for the cores made the filters slower
     // (docs/benchmarks.md), so one model takes the other path.
+    if (settings_.own_last_stage) {
+        std::string why = last_stage_refusal(cmd_.options);
+        std::vector<Hmm> hmms;
+        if (why.empty()) {
+            hmms = read_all_hmms(hmm_);
+            why = last_stage_refusal(hmms);
+        }
+        if (why.empty()) return run_own_last_stage(hmms);
+        warn(kTool, why + ": hmmsearch runs the stages after the filters");
+    }
     const bool streamed = cmd_.splittable && models_.size() >= 2 && models_.size() <= jobs_ &&
                           starts_with_fasta_header(cmd_.targets);
     const int rc = streamed ? run_streamed() : run_after_filters();
@@ -247,6 +265,75 @@ int Search::run() {
                      (t_filters_ < 0 ? t_start_ : t_filters_) - t_start_, end - t_start_);
     }
     return rc;
+}
+
+// The filters write each model's survivors in place (so that record
+// numbers are hmmsearch's count of targets read); warpdp's last stage
+// searches them and writes the five outputs (docs/hmmer-filters.md §16.7).
+int Search::run_own_last_stage(const std::vector<Hmm>& hmms) {
+    in_place_ = true;
+    const std::string dir = tmp_.file("survivors");
+    if (::mkdir(dir.c_str(), 0700) != 0) throw ResourceError("cannot make " + dir + ": " + std::strerror(errno));
+    std::vector<std::string> argv = filters_command();
+    argv.insert(argv.end(), {"--model-survivors", dir});
+    SpawnOptions quiet;
+    quiet.stdout_path = "/dev/null";
+    filters_ = std::make_unique<ChildProcess>(argv, quiet);
+    const ExitStatus& status = filters_->wait(watch_);
+    if (!status.ok()) {
+        const int rc = status.shell_code();
+        throw ChildFailure("the filters failed (gpu-viterbi exit status " + std::to_string(rc) + ")",
+                           rc > 0 && rc < 128 ? rc : static_cast<int>(ExitCode::internal));
+    }
+    t_filters_ = seconds_now();
+    trace_event("filters-out");
+    LastStageInput in;
+    in.filters = stats();
+    refuse_overlong(in.filters);
+    in.models = hmm_;
+    in.survivors_dir = dir;
+    in.report = read_report_options(cmd_.options);
+    in.header.banner_lines = {std::string("warpdp ") + WARPDP_VERSION + ": HMMER 3.3.2's search, filters on GPU or CPU",
+                              "Copyright (C) the warpdp authors.", "Freely distributed under the MIT license."};
+    in.header.hmm_file = cmd_.models;
+    in.header.seq_file = cmd_.targets;
+    in.header.main_out = cmd_.main_out;
+    in.header.ali_out = cmd_.ali_out;
+    in.header.tbl_out = cmd_.tbl_out;
+    in.header.dom_out = cmd_.dom_out;
+    in.header.pfam_out = cmd_.pfam_out;
+    for (size_t i = 0; i + 1 < cmd_.options.size(); ++i)
+        if (cmd_.options[i] == "--tformat") in.header.tformat = cmd_.options[i + 1];
+    // (hmmsearch's default, "2" in Debian's build, counts as not given: Easel's rule)
+    if (!cmd_.cpu.empty() && cmd_.cpu != "2") in.header.cpu = static_cast<int>(cmd_.cpu_threads);
+    in.tail.version = std::string("warpdp ") + WARPDP_VERSION;
+    in.tail.query_file = cmd_.models;
+    in.tail.target_file = cmd_.targets;
+    in.tail.option_settings = kTool;
+    for (const std::string& a : cmd_.options) in.tail.option_settings += " " + a;
+    in.tail.option_settings += " " + cmd_.models + " " + cmd_.targets;
+    if (char* cwd = ::getcwd(nullptr, 0)) {
+        in.tail.current_dir = cwd;
+        std::free(cwd);
+    }
+    const std::time_t now = std::time(nullptr);
+    char date[64] = {};
+    ::ctime_r(&now, date);
+    in.tail.date = date;
+    if (!in.tail.date.empty() && in.tail.date.back() == '\n') in.tail.date.pop_back();
+    in.ali_out = cmd_.ali_out;
+    in.author = std::string(kTool) + " (warpdp " + WARPDP_VERSION + ")";
+    in.start_seconds = t_start_;
+    const auto engine = make_dom_cpu_engine(static_cast<unsigned>(cores_));
+    const LastStageTexts texts = run_last_stage(in, hmms, *engine);
+    filters_->release();
+    std::vector<PendingOutput> outputs{{cmd_.main_out, [&](OutputFile& f) { f.write(texts.main); }}};
+    const std::pair<const std::string*, const std::string*> more[] = {
+        {&cmd_.tbl_out, &texts.tbl}, {&cmd_.dom_out, &texts.dom}, {&cmd_.ali_out, &texts.ali}, {&cmd_.pfam_out, &texts.pfam}};
+    for (const auto& [user, text] : more)
+        if (!user->empty()) outputs.push_back({*user, [text](OutputFile& f) { f.write(*text); }});
+    deliver_outputs(outputs);
+    return 0;
 }
 
 void Search::copy_models() {

@@ -30,6 +30,9 @@ struct FilteredHmmsearchSettings {
     int final_niceness = 10;              // added to final runs that search while the filters run
     bool forward = true;                  // the Forward filter among the filters (else hmmsearch's)
     bool times = false;                   // the stages' wall times on stderr
+    // The stages after the filters in warpdp (docs/hmmer-filters.md §16.7); false:
+    // hmmsearch runs them on the survivors, as before.
+    bool own_last_stage = true;
 };
 
 // Runs the search and delivers the user's outputs (all of them, or none:

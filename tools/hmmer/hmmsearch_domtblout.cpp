@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/hmmer/pvalue.hpp"
 #include "tools/hmmer/hmmsearch_report_text.hpp"
 
 namespace warpdp {
@@ -40,9 +41,9 @@ std::string domtblout_query(const QueryReport& q, bool show_header) {
                     "%-*s %-*s %5d %-*s %-*s %5d %9.2g %6.1f %5.1f %3d %3d %9.2g %9.2g %6.1f %5.1f %5d %5d %5ld %5ld "
                     "%5ld %5ld %4.2f %s\n",
                     tnamew, h.name.c_str(), taccw, h.acc.empty() ? "-" : h.acc.c_str(), static_cast<int>(ad.L), qnamew,
-                    hmm.name.c_str(), qaccw, qacc, ad.M, std::exp(h.lnP) * q.thresholds.Z, h.score,
-                    h.pre_score - h.score, ++nd, h.nreported, std::exp(d.lnP) * q.thresholds.domZ,
-                    std::exp(d.lnP) * q.thresholds.Z, d.bitscore, nats_to_bits(d.dombias), ad.hmmfrom, ad.hmmto,
+                    hmm.name.c_str(), qaccw, qacc, ad.M, hmmer_evalue(h.lnP, q.thresholds.Z), h.score,
+                    h.pre_score - h.score, ++nd, h.nreported, hmmer_evalue(d.lnP, q.thresholds.domZ),
+                    hmmer_evalue(d.lnP, q.thresholds.Z), d.bitscore, nats_to_bits(d.dombias), ad.hmmfrom, ad.hmmto,
                     static_cast<long>(ad.sqfrom), static_cast<long>(ad.sqto), static_cast<long>(d.ienv),
                     static_cast<long>(d.jenv),
                     d.oasc / (1.0 + std::fabs(static_cast<double>(static_cast<float>(d.jenv - d.ienv)))),

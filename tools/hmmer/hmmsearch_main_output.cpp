@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "core/hmmer/pvalue.hpp"
 #include "tools/hmmer/hmmsearch_report_text.hpp"
 
 namespace warpdp {
@@ -76,8 +77,8 @@ void targets_table(std::string& s, const QueryReport& q, const ReportOptions& o)
             threshold_line = true;
         }
         const DomDomain& best = h.domains[static_cast<size_t>(h.best_domain)];
-        appendf(s, "%c %9.2g %6.1f %5.1f  %9.2g %6.1f %5.1f  %5.1f %2d  %-*s ", ' ', std::exp(h.lnP) * q.thresholds.Z,
-                h.score, h.pre_score - h.score, std::exp(best.lnP) * q.thresholds.Z, best.bitscore,
+        appendf(s, "%c %9.2g %6.1f %5.1f  %9.2g %6.1f %5.1f  %5.1f %2d  %-*s ", ' ', hmmer_evalue(h.lnP, q.thresholds.Z),
+                h.score, h.pre_score - h.score, hmmer_evalue(best.lnP, q.thresholds.Z), best.bitscore,
                 nats_to_bits(best.dombias), h.nexpected, h.nreported, namew, shown_name(h, o.acc).c_str());
         if (textw > 0) appendf(s, " %-.*s\n", descw, h.desc.c_str());
         else appendf(s, " %s\n", h.desc.c_str());
@@ -160,7 +161,7 @@ void domain_annotation(std::string& s, const QueryReport& q, const ReportOptions
             if (!d.is_reported) continue;
             const DomAliDisplay& ad = d.ad;
             appendf(s, " %3d %c %6.1f %5.1f %9.2g %9.2g %7d %7d %c%c", ++nd, d.is_included ? '!' : '?', d.bitscore,
-                    nats_to_bits(d.dombias), std::exp(d.lnP) * q.thresholds.domZ, std::exp(d.lnP) * q.thresholds.Z,
+                    nats_to_bits(d.dombias), hmmer_evalue(d.lnP, q.thresholds.domZ), hmmer_evalue(d.lnP, q.thresholds.Z),
                     ad.hmmfrom, ad.hmmto, ad.hmmfrom == 1 ? '[' : '.', ad.hmmto == ad.M ? ']' : '.');
             appendf(s, " %7ld %7ld %c%c", static_cast<long>(ad.sqfrom), static_cast<long>(ad.sqto),
                     ad.sqfrom == 1 ? '[' : '.', ad.sqto == ad.L ? ']' : '.');
@@ -178,7 +179,7 @@ void domain_annotation(std::string& s, const QueryReport& q, const ReportOptions
             if (!d.is_reported) continue;
             appendf(s, "  == domain %d", ++nd);
             appendf(s, "  score: %.1f bits", d.bitscore);
-            appendf(s, ";  conditional E-value: %.2g\n", std::exp(d.lnP) * q.thresholds.domZ);
+            appendf(s, ";  conditional E-value: %.2g\n", hmmer_evalue(d.lnP, q.thresholds.domZ));
             alignment(s, d.ad, o.acc, textw);
             s += "\n";
         }

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <vector>
 
+#include "core/hmmer/pvalue.hpp"
 #include "tools/hmmer/hmmsearch_report_text.hpp"
 
 namespace warpdp {
@@ -31,7 +32,7 @@ std::string pfamtblout_query(const QueryReport& q) {
     for (const DomHit& h : q.hits) {
         if (!(h.flags & kHitReported)) continue;
         appendf(s, "%-*s  %6.1f %9.2g %3d %5.1f %5.1f    %s\n", tnamew, h.name.c_str(), h.score,
-                std::exp(h.lnP) * q.thresholds.Z, static_cast<int>(h.domains.size()), h.nexpected,
+                hmmer_evalue(h.lnP, q.thresholds.Z), static_cast<int>(h.domains.size()), h.nexpected,
                 h.pre_score - h.score, h.desc.empty() ? "-" : h.desc.c_str());
         int nd = 0;
         for (const DomDomain& d : h.domains)
@@ -55,7 +56,7 @@ std::string pfamtblout_query(const QueryReport& q) {
     for (const DomainRow& r : rows) {
         const DomDomain& d = *r.dom;
         appendf(s, "%-*s  %6.1f %9.2g %5d %5.1f %6ld %6ld %6ld %6ld %6d %6d     %s\n", tnamew, r.hit->name.c_str(),
-                d.bitscore, std::exp(d.lnP) * q.thresholds.Z, r.number, nats_to_bits(d.dombias),
+                d.bitscore, hmmer_evalue(d.lnP, q.thresholds.Z), r.number, nats_to_bits(d.dombias),
                 static_cast<long>(d.ienv), static_cast<long>(d.jenv), static_cast<long>(d.ad.sqfrom),
                 static_cast<long>(d.ad.sqto), d.ad.hmmfrom, d.ad.hmmto, r.hit->desc.empty() ? "-" : r.hit->desc.c_str());
     }

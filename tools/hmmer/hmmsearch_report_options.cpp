@@ -2,6 +2,7 @@
 
 #include <cerrno>
 #include <cstdlib>
+#include <map>
 
 #include "core/base/errors.hpp"
 
@@ -37,6 +38,16 @@ ReportOptions read_report_options(const std::vector<std::string>& options) {
             slot = real_value(opt, value);
             ++i;
         };
+        // Easel counts an option whose value is spelled as its default as not
+        // given (esl_opt_IsUsed): hmmsearch's header then leaves it out, and
+        // its effect is the default's.
+        static const std::map<std::string, std::string> defaults{
+            {"-E", "10.0"},     {"--domE", "10.0"}, {"--incE", "0.01"}, {"--incdomE", "0.01"}, {"--F1", "0.02"},
+            {"--F2", "1e-3"},   {"--F3", "1e-5"},   {"--seed", "42"},   {"--textw", "120"}};
+        if (const auto d = defaults.find(opt); d != defaults.end() && d->second == value) {
+            ++i;
+            continue;
+        }
         if (opt == "-E") real(o.E);
         else if (opt == "-T") real(o.T);
         else if (opt == "--domE") real(o.domE);

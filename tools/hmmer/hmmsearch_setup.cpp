@@ -90,6 +90,10 @@ FilteredHmmsearchSettings hmmsearch_settings_from_environment() {
     settings.device = env_or("WARPDP_DEVICE", "auto");
     settings.forward = env_or("WARPDP_FORWARD", "1") == "1";
     settings.times = !env_or("WARPDP_TIMES", "").empty();
+    const std::string last = env_or("WARPDP_LAST_STAGE", "warpdp");
+    if (last != "warpdp" && last != "hmmsearch")
+        throw UsageError("WARPDP_LAST_STAGE must be warpdp or hmmsearch, not " + last);
+    settings.own_last_stage = last == "warpdp";
     return settings;
 }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/hmmer/pvalue.hpp"
 #include "tools/hmmer/hmmsearch_report_text.hpp"
 
 namespace warpdp {
@@ -32,8 +33,8 @@ std::string tblout_query(const QueryReport& q, bool show_header) {
         const DomDomain& best = h.domains[static_cast<size_t>(h.best_domain)];
         appendf(s, "%-*s %-*s %-*s %-*s %9.2g %6.1f %5.1f %9.2g %6.1f %5.1f %5.1f %3d %3d %3d %3d %3d %3d %3d %s\n",
                 tnamew, h.name.c_str(), taccw, h.acc.empty() ? "-" : h.acc.c_str(), qnamew, hmm.name.c_str(), qaccw,
-                qacc, std::exp(h.lnP) * q.thresholds.Z, h.score, h.pre_score - h.score,
-                std::exp(best.lnP) * q.thresholds.Z, best.bitscore, nats_to_bits(best.dombias), h.nexpected,
+                qacc, hmmer_evalue(h.lnP, q.thresholds.Z), h.score, h.pre_score - h.score,
+                hmmer_evalue(best.lnP, q.thresholds.Z), best.bitscore, nats_to_bits(best.dombias), h.nexpected,
                 h.nregions, h.nclustered, h.noverlaps, h.nenvelopes, static_cast<int>(h.domains.size()), h.nreported,
                 h.nincluded, h.desc.empty() ? "-" : h.desc.c_str());
     }

@@ -21,6 +21,15 @@
 
 namespace warpdp {
 
+const char* dom_outcome_error(DomOutcome o) noexcept {
+    switch (o) {
+        case DomOutcome::forward_range_error: return "its Forward score is NaN or under- or overflows";
+        case DomOutcome::backward_range_error: return "its Backward score is NaN or under- or overflows";
+        case DomOutcome::decoding_overflow: return "its domain decoding overflows";
+        default: return "";
+    }
+}
+
 DomKernels dom_reference_kernels() { return {dom_forward, dom_backward, dom_decoding}; }
 DomKernels dom_vector_kernels() { return {dom_forward_cpu, dom_backward_cpu, dom_decoding_cpu}; }
 
@@ -40,14 +49,16 @@ struct Search {
     DomSpecialOdds uni;
     std::vector<float> n2sc;  // per residue 0..L, log null2 odds (nats)
 
-    // rescore_isolated_domain on residues i..j: false where decoding
-    // overflows (HMMER then drops the envelope).
-    bool rescore(int64_t i, int64_t j, bool null2_done) {
+    // rescore_isolated_domain on residues i..j: DomOutcome::hit with the
+    // domain added, no_domain where decoding overflows (HMMER then drops
+    // the envelope), or a range error that stops hmmsearch.
+    DomOutcome rescore(int64_t i, int64_t j, bool null2_done) {
         const FwdProfile& om = *model.odds;
         const auto sub = target.dsq.subspan(static_cast<size_t>(i - 1), static_cast<size_t>(j - i + 1));
         const float envsc = k.forward(om, uni, sub, ws.fwd, true);
-        k.backward(om, uni, sub, ws.fwd, ws.bck, true);
-        if (k.decoding(uni, ws.fwd, ws.bck, ws.bck) != DomDecodeStatus::ok) return false;  // bck: posteriors
+        if (std::isnan(envsc)) return DomOutcome::forward_range_error;
+        if (std::isnan(k.backward(om, uni, sub, ws.fwd, ws.bck, true))) return DomOutcome::backward_range_error;
+        if (k.decoding(uni, ws.fwd, ws.bck, ws.bck) != DomDecodeStatus::ok) return DomOutcome::no_domain;  // bck: posteriors
         const float oasc = dom_optimal_accuracy(om, uni, ws.bck, ws.oa);
         DomTrace tr;
         dom_oa_trace(om, uni, ws.bck, ws.oa, tr, i - 1);
@@ -68,15 +79,19 @@ struct Search {
         d.envsc = envsc;
         d.oasc = oasc;
         hit.domains.push_back(std::move(d));
-        return true;
+        return DomOutcome::hit;
     }
 
     // region_trace_ensemble: sampled traces set null2 on the region and
     // their clusters, minus the dominated ones, are the envelopes.
-    std::vector<DomCluster> envelopes_of(int64_t i, int64_t j, const DomSpecialOdds& multi) {
+    // (empty, with `error` set, where the region's Forward stops hmmsearch)
+    std::vector<DomCluster> envelopes_of(int64_t i, int64_t j, const DomSpecialOdds& multi, DomOutcome& error) {
         const FwdProfile& om = *model.odds;
         const auto sub = target.dsq.subspan(static_cast<size_t>(i - 1), static_cast<size_t>(j - i + 1));
-        (void)k.forward(om, multi, sub, ws.fwd, true);
+        if (std::isnan(k.forward(om, multi, sub, ws.fwd, true))) {
+            error = DomOutcome::forward_range_error;
+            return {};
+        }
         for (int64_t pos = i; pos <= j; ++pos) n2sc[static_cast<size_t>(pos)] = 0.0f;
         const DomClusterParams params;
         const auto on_trace = [&](const DomTrace& tr) {
@@ -109,7 +124,9 @@ DomOutcome dom_search_target(const DomKernels& k, const DomModel& model, const D
     if (ws.rng.seed() != settings.seed) ws.rng.reseed(settings.seed);
 
     const float fwdsc = k.forward(om, multi, target.dsq, ws.fwd_parser, false);
-    k.backward(om, multi, target.dsq, ws.fwd_parser, ws.bck_parser, false);
+    if (std::isnan(fwdsc)) return DomOutcome::forward_range_error;
+    if (std::isnan(k.backward(om, multi, target.dsq, ws.fwd_parser, ws.bck_parser, false)))
+        return DomOutcome::backward_range_error;
     if (dom_domain_decoding(multi, ws.fwd_parser, ws.bck_parser, ws.occupancy) != DomDecodeStatus::ok)
         return DomOutcome::decoding_overflow;
     const DomOccupancy& occ = ws.occupancy;
@@ -118,15 +135,21 @@ DomOutcome dom_search_target(const DomKernels& k, const DomModel& model, const D
         ++hit.nregions;
         if (!r.multidomain) {
             ++hit.nenvelopes;
-            s.rescore(r.i, r.j, false);
+            if (const DomOutcome o = s.rescore(r.i, r.j, false); o != DomOutcome::hit && o != DomOutcome::no_domain)
+                return o;
             continue;
         }
         ++hit.nclustered;
         int64_t last_j = 0;
-        for (const DomCluster& c : s.envelopes_of(r.i, r.j, multi)) {
+        DomOutcome error = DomOutcome::hit;
+        const std::vector<DomCluster> envelopes = s.envelopes_of(r.i, r.j, multi, error);
+        if (error != DomOutcome::hit) return error;
+        for (const DomCluster& c : envelopes) {
             if (c.i <= last_j) ++hit.noverlaps;
             ++hit.nenvelopes;
-            if (s.rescore(c.i, c.j, true)) last_j = c.j;
+            const DomOutcome o = s.rescore(c.i, c.j, true);
+            if (o == DomOutcome::hit) last_j = c.j;
+            else if (o != DomOutcome::no_domain) return o;
         }
     }
     if (hit.nregions == 0 || hit.nenvelopes == 0 || hit.domains.empty()) return DomOutcome::no_domain;

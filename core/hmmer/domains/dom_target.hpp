@@ -57,13 +57,17 @@ struct DomWorkspace {
     EaselRandom rng;
 };
 
-// Where hmmsearch stops a target without a hit, and why.
-enum class DomOutcome { hit, no_domain, decoding_overflow };
+// What becomes of a target: a hit; no hit (no region, envelope or
+// domain); or one of the range errors on which hmmsearch 3.3.2 aborts
+// the whole search (a Forward or Backward score that is NaN or under- or
+// overflows, or a domain decoding that overflows).
+enum class DomOutcome { hit, no_domain, forward_range_error, backward_range_error, decoding_overflow };
 
-// The hit hmmsearch would make of `target`, whatever its score: DomOutcome::hit
-// and `hit` filled, or no_domain (no region, envelope or domain), or
-// decoding_overflow, where hmmsearch's domain definition fails and it exits
-// with an error.
+// hmmsearch's message for an outcome that stops it.
+const char* dom_outcome_error(DomOutcome o) noexcept;
+
+// Searches `target` as hmmsearch's pipeline does after the Forward filter;
+// with DomOutcome::hit, `hit` holds the hit, whatever its score.
 DomOutcome dom_search_target(const DomKernels& k, const DomModel& model, const DomTarget& target,
                              const DomSettings& settings, DomWorkspace& ws, DomHit& hit);
 

@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "core/base/errors.hpp"
+#include "core/hmmer/pvalue.hpp"
 
 namespace warpdp {
 
@@ -48,22 +49,22 @@ HitThresholds model_thresholds(const ReportOptions& o, const Hmm& hmm, double nt
 
 // Scores are floats compared with double thresholds, as in hmmsearch.
 bool target_reportable(const HitThresholds& t, float score, double lnP) {
-    if (t.by_E) return std::exp(lnP) * t.Z <= t.E;
+    if (t.by_E) return hmmer_evalue(lnP, t.Z) <= t.E;
     return score >= t.T;
 }
 
 bool target_includable(const HitThresholds& t, float score, double lnP) {
-    if (t.inc_by_E) return std::exp(lnP) * t.Z <= t.incE;
+    if (t.inc_by_E) return hmmer_evalue(lnP, t.Z) <= t.incE;
     return score >= t.incT;
 }
 
 bool domain_reportable(const HitThresholds& t, float score, double lnP) {
-    if (t.dom_by_E) return std::exp(lnP) * t.domZ <= t.domE;
+    if (t.dom_by_E) return hmmer_evalue(lnP, t.domZ) <= t.domE;
     return score >= t.domT;
 }
 
 bool domain_includable(const HitThresholds& t, float score, double lnP) {
-    if (t.incdom_by_E) return std::exp(lnP) * t.domZ <= t.incdomE;
+    if (t.incdom_by_E) return hmmer_evalue(lnP, t.domZ) <= t.incdomE;
     return score >= t.incdomT;
 }
 

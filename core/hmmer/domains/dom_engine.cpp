@@ -1,0 +1,43 @@
+#include "core/hmmer/domains/dom_engine.hpp"
+
+#include <vector>
+
+#include "core/base/parallel.hpp"
+
+namespace warpdp {
+namespace {
+
+class DomFormEngine final : public DomEngine {
+public:
+    DomFormEngine(std::string name, DomKernels kernels, unsigned threads)
+        : name_(std::move(name)), kernels_(kernels), threads_(threads) {}
+    std::string name() const override { return name_; }
+    void search(const DomModel& model, std::span<const DomTarget> targets, const DomSettings& settings,
+                std::span<DomResult> out) override {
+        // One target a block: their costs differ by orders of magnitude.
+        const unsigned workers = parallel_workers(targets.size(), threads_, 1);
+        std::vector<DomWorkspace> ws;
+        ws.reserve(workers);
+        for (unsigned w = 0; w < workers; ++w) ws.emplace_back(settings.seed);
+        parallel_for_workers(targets.size(), threads_, 1, [&](unsigned w, size_t j) {
+            out[j].outcome = dom_search_target(kernels_, model, targets[j], settings, ws[w], out[j].hit);
+        });
+    }
+
+private:
+    std::string name_;
+    DomKernels kernels_;
+    unsigned threads_;
+};
+
+}  // namespace
+
+std::unique_ptr<DomEngine> make_dom_reference_engine() {
+    return std::make_unique<DomFormEngine>("reference", dom_reference_kernels(), 1);
+}
+
+std::unique_ptr<DomEngine> make_dom_cpu_engine(unsigned threads) {
+    return std::make_unique<DomFormEngine>("cpu-vector4", dom_vector_kernels(), threads);
+}
+
+}  // namespace warpdp

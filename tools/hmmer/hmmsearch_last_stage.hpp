@@ -1,0 +1,55 @@
+// gpu-hmmsearch's own last stage (docs/hmmer-filters.md §16.7): each model's
+// Forward-filter survivors, as gpu-viterbi writes them in place, go through
+// the post-filter stages of core/hmmer/domains; the hits kept by hmmsearch's
+// rule are thresholded and written in hmmsearch's five formats.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/base/errors.hpp"
+#include "core/hmmer/domains/dom_engine.hpp"
+#include "core/hmmer/report/report_options.hpp"
+#include "tools/hmmer/hmmsearch_main_output.hpp"
+#include "tools/hmmer/hmmsearch_report_text.hpp"
+
+namespace warpdp {
+
+struct LastStageInput {
+    std::string models;          // HMMER3 text file, every model in order
+    std::string survivors_dir;   // <i>.fa: model i's survivors at their record numbers (i from 1)
+    nlohmann::json filters;      // gpu-viterbi's --stats (targets, residues, per-model pass counts)
+    ReportOptions report;
+    MainOutputHeader header;     // the main output's header
+    TableTail tail;              // the tables' closing lines
+    std::string ali_out;         // -A's path as given (empty: none)
+    std::string author;          // the alignment's #=GF AU line
+    double start_seconds = 0;    // when the run began (steady clock), for the timing lines
+};
+
+// The five outputs' texts (those not asked for are left empty).
+struct LastStageTexts {
+    std::string main, tbl, dom, ali, pfam;
+};
+
+// Whether the last stage covers a search: its options (hmmsearch's, made
+// plain, each value after its option) and its models (amino, with a
+// consensus line: hmmsearch refuses a model without). Empty when covered,
+// else why not, for the one warning of a run that goes to hmmsearch instead
+// (docs/hmmer-filters.md §16.7 lists what is covered).
+std::string last_stage_refusal(const std::vector<std::string>& options);
+std::string last_stage_refusal(const std::vector<Hmm>& models);
+
+// A target on which hmmsearch 3.3.2 aborts (exit 4, as gpu-hmmsearch's
+// report of an aborted hmmsearch).
+class LastStageStop : public Error {
+public:
+    using Error::Error;
+    ExitCode exit_code() const noexcept override { return ExitCode::internal; }
+};
+
+LastStageTexts run_last_stage(const LastStageInput& in, const std::vector<Hmm>& models, DomEngine& engine);
+
+}  // namespace warpdp
