@@ -89,7 +89,7 @@ int main(int argc, char** argv) {
     const Alphabet& abc = Alphabet::amino();
     for (uint8_t& x : db.residues) x = m.code_of(static_cast<unsigned char>(abc.symbol(x)));
     const double residues = static_cast<double>(db.total_residues());
-    std::printf("# %zu targets, %.0f residues, BLOSUM62, open 11, extend 1, best of %d, %u threads\n", db.size(),
+    std::printf("# %zu targets, %.0f residues, BLOSUM62, gap first residue 11, extend 1 (BLAST 10/1), best of %d, %u threads\n", db.size(),
                 residues, repeat, threads);
     std::printf("%6s %-26s %8s %14s %9s %8s %9s\n", "qlen", "engine", "threads", "cells", "seconds", "GCUPS",
                 "vs parasail");

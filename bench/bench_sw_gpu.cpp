@@ -87,7 +87,7 @@ int main(int argc, char** argv) {
         SwScoring sc;
         sc.matrix = &SwMatrix::builtin("BLOSUM62");
         const auto gpus = list_gpus();
-        std::printf("# gpu-sw CUDA benchmark: %s x%zu, BLOSUM62 11/1, %llu targets, %llu residues (mean %.1f)\n",
+        std::printf("# gpu-sw CUDA benchmark: %s x%zu, BLOSUM62, gap first residue 11, extend 1 (BLAST 10/1), %llu targets, %llu residues (mean %.1f)\n",
                     gpus[static_cast<size_t>(devices[0])].name.c_str(), devices.size(),
                     static_cast<unsigned long long>(db.size()), static_cast<unsigned long long>(db.total_residues()),
                     static_cast<double>(db.total_residues()) / static_cast<double>(std::max<size_t>(db.size(), 1)));

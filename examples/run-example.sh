@@ -109,7 +109,7 @@ awk -F '\t' 'NR > 1 && NR <= 3 { printf "    %-14s %4s %3s %s\n", $1, $2, $4, su
 
 # gpu-sw: the three models' consensus sequences against the targets.
 echo
-echo "Step 6. gpu-sw: Smith-Waterman search (BLOSUM62, gaps 11/1), 3 queries against the $n_targets targets"
+echo "Step 6. gpu-sw: Smith-Waterman search (BLOSUM62, BLAST's gap costs 11/1), 3 queries against the $n_targets targets"
 "$BUILD/gpu-sw" --query "$data/queries.fa" --db "$out/targets.fa" --quiet --format m8 --max-hits 3 \
     --stats "$out/sw.json" > "$out/sw.m8"
 echo "  ran on:     $(device_words "$(json_field device "$out/sw.json")") (engine $(json_field engine "$out/sw.json"))"
@@ -117,7 +117,8 @@ echo "  best hits, BLAST's tabular layout (query, target, identity, length, E-va
 awk -F '\t' '{ printf "    %-18s %-26s %7s %5s %9s %7s\n", $1, $2, $3, $4, $11, $12 }' "$out/sw.m8"
 if command -v parasail_aligner > /dev/null; then
     head -n 2 "$data/queries.fa" > "$out/q1.fa"
-    parasail_aligner -a sw_striped_32 -o 11 -e 1 -x -t 1 -q "$out/q1.fa" -f "$out/targets.fa" -g "$out/p.csv" <&- > /dev/null 2>&1 || true
+    # (gpu-sw's BLAST-style 11/1, a gap of k costing 11 + k, is parasail's -o 12 -e 1)
+    parasail_aligner -a sw_striped_32 -o 12 -e 1 -x -t 1 -q "$out/q1.fa" -f "$out/targets.fa" -g "$out/p.csv" <&- > /dev/null 2>&1 || true
     theirs=$(sort -t, -k5,5nr "$out/p.csv" 2> /dev/null | awk -F, 'NR == 1 { print $5 }')
     ours=$("$BUILD/gpu-sw" --query "$out/q1.fa" --db "$out/targets.fa" --quiet --score-only --max-hits 1 | awk -F '\t' 'NR == 2 { print $3 }')
     if [ -n "$theirs" ] && [ "$theirs" = "$ours" ]; then

@@ -7,6 +7,7 @@
 // (tools/hmmer/filtered_hmmsearch).
 //   gpu-hmmsearch [hmmsearch options] MODELS.hmm TARGETS.fa
 //   gpu-hmmsearch --help | --version     (-h: hmmsearch's help)
+// --cpu N bounds every thread it runs (tools/hmmer/hmmsearch_threads).
 // Environment: WARPDP_DEVICE (--device of the filters, default auto),
 // WARPDP_THREADS (their threads, default all cores), HMMSEARCH (default:
 // hmmsearch), WARPDP_TIMES=1 (stage wall times on stderr), WARPDP_TRACE=1 (a

@@ -29,11 +29,12 @@ constexpr const char* kTool = "gpu-sw";
 
 const char* kSummary =
     "Smith-Waterman local alignment of protein queries against a protein database, with BLAST-tabular hits "
-    "(docs/sw.md). A gap of k residues costs OPEN + (k - 1) EXTEND (parasail_aligner -o OPEN -e EXTEND, CUDASW++); "
-    "in BLAST's terms that is gap existence OPEN - EXTEND and extension EXTEND (-gapopen 10 -gapextend 1 for the "
-    "defaults), in FASTA's ssearch36 -f -(OPEN - EXTEND) -g -EXTEND (-f -10 -g -1). Letters the matrix lacks (U, O, "
-    "J with the built-ins, in either case) and '.', '_' and '~' score as its '*' (as "
-    "parasail_aligner scores them); '-', digits and other characters are input errors.";
+    "(docs/sw.md). Gap costs are BLAST's: a gap of k residues costs OPEN + k x EXTEND (blastp -gapopen OPEN "
+    "-gapextend EXTEND, DIAMOND --gapopen --gapextend, MMseqs2 --gap-open --gap-extend), and the defaults 11 and 1 "
+    "are blastp's. The same costs are parasail_aligner -o OPEN+EXTEND -e EXTEND (-o 12 -e 1 for the defaults), "
+    "ssearch36 -f -OPEN -g -EXTEND and CUDASW++4.0 --gop -(OPEN+EXTEND) --gex -EXTEND. Letters the matrix lacks "
+    "(U, O, J with the built-ins, in either case) and '.', '_' and '~' score as its '*' (as parasail_aligner scores "
+    "them); '-', digits and other characters are input errors.";
 
 int run(int argc, char** argv) {
     Cli cli(kTool, "gpu-sw [options] QUERIES.fa DATABASE.fa  (or --query QUERIES.fa --db DATABASE.fa)", kSummary);
@@ -43,8 +44,10 @@ int run(int argc, char** argv) {
         ("db", po::value<std::string>(&a.db)->required(), "protein database (FASTA; plain, gzip or - for stdin)")
         ("matrix", po::value<std::string>(&a.matrix)->default_value("BLOSUM62"),
          "BLOSUM45, BLOSUM50, BLOSUM62 or BLOSUM80, or an NCBI-format matrix FILE")
-        ("gap-open", po::value<int64_t>(&a.gap_open)->default_value(11), "cost of a gap's first residue (1..1000)")
-        ("gap-extend", po::value<int64_t>(&a.gap_extend)->default_value(1), "cost of each further residue (0..gap-open)")
+        ("gap-open", po::value<int64_t>(&a.gap_open)->default_value(11),
+         "gap existence cost, BLAST's -gapopen: a gap of k residues costs OPEN + k x EXTEND (0..1000)")
+        ("gap-extend", po::value<int64_t>(&a.gap_extend)->default_value(1),
+         "cost of each residue of a gap, BLAST's -gapextend (0..1000; OPEN + EXTEND from 1 to 1000)")
         ("max-hits", po::value<uint64_t>(&a.max_hits)->default_value(500),
          "report at most N targets a query, the best by score (equal scores: database order)")
         ("min-score", po::value<int64_t>(&a.min_score)->default_value(1), "report only scores >= S (S >= 1)")
@@ -65,10 +68,11 @@ int run(int argc, char** argv) {
     refuse_shared_paths({{"--query", a.query}, {"--db", a.db}, {"--matrix", a.matrix}},
                         {common.output_path(), {"--stats", a.stats}});
     const SwMatrix matrix = choose_sw_matrix(a.matrix);
-    const SwScoring scoring{&matrix, static_cast<int>(a.gap_open), static_cast<int>(a.gap_extend)};
+    const SwGapCosts gaps{static_cast<int>(a.gap_open), static_cast<int>(a.gap_extend)};
+    const SwScoring scoring = sw_scoring(matrix, gaps);
     check_sw_scoring(scoring);
     SwSearchOptions opt{a.max_hits, a.min_score, std::nullopt, a.max_evalue, !a.score_only};
-    if (!a.no_evalue) opt.statistics = choose_sw_statistics(scoring);
+    if (!a.no_evalue) opt.statistics = choose_sw_statistics(matrix, gaps);
 
     hide_unused_gpus(common.device, std::numeric_limits<double>::infinity());  // only an explicit list narrows
     SwEngines engines(kTool, common, [threads = common.threads](const DeviceChoice& d) {
@@ -94,7 +98,8 @@ int run(int argc, char** argv) {
     search.write(writer);
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     const size_t queries = search.queries().names.size();
-    outputs.commit(sw_stats(search.tally(), scoring, opt.statistics, queries, engines.device(), common.threads, seconds));
+    outputs.commit(
+        sw_stats(search.tally(), matrix, gaps, opt.statistics, queries, engines.device(), common.threads, seconds));
     if (!common.quiet)
         std::fprintf(stderr, "%s: %s\n", kTool, sw_summary_line(search.tally(), queries, engines.device(), seconds).c_str());
     return 0;

@@ -23,6 +23,9 @@ inline constexpr uint64_t kSwMaxLength = 10'000'000;
 // A 16-bit lane result at or above this may have saturated: recompute in 32 bits.
 inline constexpr int kSwInt16Ceiling = 32767;
 
+// The engines' convention (parasail's): gap_open is the first residue's cost.
+// gpu-sw's options are BLAST's (existence + k * extension); tools/sw's
+// sw_scoring() converts (docs/sw.md §1).
 struct SwScoring {
     const SwMatrix* matrix = nullptr;  // not owned; outlives the engine's use
     int gap_open = 11;                 // cost of a gap's first residue, >= 1

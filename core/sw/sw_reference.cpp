@@ -16,9 +16,9 @@ namespace warpdp {
 void check_sw_scoring(const SwScoring& s) {
     if (s.matrix == nullptr) throw UsageError("no substitution matrix");
     if (s.gap_open < 1 || s.gap_open > 1000)
-        throw UsageError("--gap-open must be a whole number from 1 to 1000, not " + std::to_string(s.gap_open));
+        throw UsageError("a gap's first residue must cost from 1 to 1000, not " + std::to_string(s.gap_open));
     if (s.gap_extend < 0 || s.gap_extend > s.gap_open)
-        throw UsageError("--gap-extend must be a whole number from 0 to --gap-open (" + std::to_string(s.gap_open) +
+        throw UsageError("a gap's further residues must cost from 0 to its first's (" + std::to_string(s.gap_open) +
                          "), not " + std::to_string(s.gap_extend));
 }
 

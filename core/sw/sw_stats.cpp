@@ -3,9 +3,8 @@
 // siblings) in NCBI BLAST's src/algo/blast/core/blast_stat.c (NCBI C++
 // Toolkit), each row there being (gap existence, gap extension, ...,
 // lambda, K, ...); only the gapped rows are kept here (each table's first
-// row, whose gap costs are "infinite", describes alignments without gaps). BLAST charges a gap of k
-// existence + k * extension, so our open / extend (open + (k - 1) extend)
-// is its existence open - extend, extension extend.
+// row, whose gap costs are "infinite", describes alignments without gaps).
+// Looked up in BLAST's own terms: a gap of k costs existence + k * extension.
 #include "core/sw/sw_stats.hpp"
 
 #include <cmath>
@@ -47,10 +46,9 @@ constexpr Entry kEntries[] = {
 
 }  // namespace
 
-std::optional<SwKarlinParams> sw_karlin_params(const std::string& matrix_name, int gap_open, int gap_extend) {
-    const int existence = gap_open - gap_extend;
+std::optional<SwKarlinParams> sw_karlin_params(const std::string& matrix_name, int existence, int extension) {
     for (const Entry& e : kEntries)
-        if (matrix_name == e.matrix && e.existence == existence && e.extension == gap_extend)
+        if (matrix_name == e.matrix && e.existence == existence && e.extension == extension)
             return SwKarlinParams{e.lambda, e.K, e.existence, e.extension, e.matrix};
     return std::nullopt;
 }
@@ -59,7 +57,7 @@ std::vector<std::string> sw_karlin_gap_pairs(const std::string& matrix_name) {
     std::vector<std::string> out;
     for (const Entry& e : kEntries)
         if (matrix_name == e.matrix)
-            out.push_back(std::to_string(e.existence + e.extension) + "/" + std::to_string(e.extension));
+            out.push_back(std::to_string(e.existence) + "/" + std::to_string(e.extension));
     return out;
 }
 

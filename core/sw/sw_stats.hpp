@@ -20,12 +20,13 @@ struct SwKarlinParams {
 };
 
 // The entry for a matrix of BLAST's (by name: BLOSUM45, BLOSUM50, BLOSUM62,
-// BLOSUM80) and our gap costs, i.e. BLAST's existence gap_open - gap_extend
-// and extension gap_extend; nullopt when BLAST has none.
-std::optional<SwKarlinParams> sw_karlin_params(const std::string& matrix_name, int gap_open, int gap_extend);
+// BLOSUM80) and gap costs in BLAST's terms (a gap of k residues costs
+// existence + k * extension; SwScoring's first-residue cost is existence +
+// extension); nullopt when BLAST has none.
+std::optional<SwKarlinParams> sw_karlin_params(const std::string& matrix_name, int existence, int extension);
 
-// "existence/extension" pairs BLAST tabulates for a matrix, in our
-// convention as "open/extend" (for the error message of a refused pair).
+// The "existence/extension" pairs BLAST tabulates for a matrix (for the
+// error message of a refused pair).
 std::vector<std::string> sw_karlin_gap_pairs(const std::string& matrix_name);
 
 // The name of the built-in matrix whose 20 x 20 standard-residue entries

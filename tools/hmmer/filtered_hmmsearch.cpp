@@ -12,6 +12,7 @@
 #include <iostream>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -39,6 +40,7 @@
 #include "tools/hmmer/hmmsearch_options.hpp"
 #include "tools/hmmer/hmmsearch_stitch.hpp"
 #include "tools/hmmer/hmmsearch_report_options.hpp"
+#include "tools/hmmer/hmmsearch_threads.hpp"
 #include "tools/hmmer/query_models.hpp"
 #include "warpdp_build_config.hpp"
 
@@ -170,7 +172,9 @@ private:
     std::string hmm_;  // the models as read: cmd_.models, or a copy of what can be read once
     std::vector<QueryModel> models_;
     std::vector<size_t> order_;  // model numbers (from 1), longest model first
-    uint64_t cores_ = 1, jobs_ = 1;
+    uint64_t cores_ = 1;
+    std::optional<HmmsearchThreads> threads_;  // the filters', the runs' and how many at once
+    std::map<size_t, uint64_t> run_threads_;   // each final run's share, by model number
     bool in_place_ = false;
     std::vector<std::string> options_;  // cmd_.options, with --cpu
     std::vector<std::string> zopt_;     // -Z and the number of targets, or nothing
@@ -232,7 +236,9 @@ int Search::run() {
         options_.push_back("--cpu");
         options_.push_back(std::to_string(cores_));
     }
-    jobs_ = std::max<uint64_t>(1, settings_.final_jobs.value_or(std::min<uint64_t>(models_.size(), cores_)));
+    // hmmsearch's --cpu bounds every thread of the search (docs/hmmer-filters.md §9.4).
+    threads_.emplace(cmd_.cpu.empty() ? std::nullopt : std::optional<uint64_t>(cmd_.cpu_threads), available_cores(),
+                     models_.size(), settings_.final_jobs, settings_.threads);
     t_start_ = seconds_now();
     struct stat st {};
     const uint64_t db_bytes = ::stat(cmd_.targets.c_str(), &st) == 0 ? static_cast<uint64_t>(st.st_size) : 0;
@@ -244,7 +250,8 @@ int Search::run() {
     // reads. -Z must then be known before: the records are counted here, and
     // gpu-viterbi's count must agree (so only for FASTA). For one model the
     // runs' competition for the cores made the filters slower
-    // (docs/benchmarks.md), so one model takes the other path.
+    // (docs/benchmarks.md), so one model takes the other path; and under
+    // --cpu nothing runs beside the filters.
     if (settings_.own_last_stage) {
         std::string why = last_stage_refusal(cmd_.options);
         std::vector<Hmm> hmms;
@@ -255,8 +262,8 @@ int Search::run() {
         if (why.empty()) return run_own_last_stage(hmms);
         warn(kTool, why + ": hmmsearch runs the stages after the filters");
     }
-    const bool streamed = cmd_.splittable && models_.size() >= 2 && models_.size() <= jobs_ &&
-                          starts_with_fasta_header(cmd_.targets);
+    const bool streamed = cmd_.splittable && !threads_->capped() && models_.size() >= 2 &&
+                          models_.size() <= threads_->jobs() && starts_with_fasta_header(cmd_.targets);
     const int rc = streamed ? run_streamed() : run_after_filters();
     trace_event("wrapper-end");
     if (settings_.times) {
@@ -324,7 +331,8 @@ int Search::run_own_last_stage(const std::vector<Hmm>& hmms) {
     in.ali_out = cmd_.ali_out;
     in.author = std::string(kTool) + " (warpdp " + WARPDP_VERSION + ")";
     in.start_seconds = t_start_;
-    const auto engine = make_dom_cpu_engine(static_cast<unsigned>(cores_));
+    // (the filters have ended: the search takes the whole thread budget)
+    const auto engine = make_dom_cpu_engine(static_cast<unsigned>(threads_->budget()));
     const LastStageTexts texts = run_last_stage(in, hmms, *engine);
     filters_->release();
     std::vector<PendingOutput> outputs{{cmd_.main_out, [&](OutputFile& f) { f.write(texts.main); }}};
@@ -463,8 +471,10 @@ std::vector<std::string> Search::filters_command() const {
     a.insert(a.end(), {"--F2", cmd_.F2});
     if (settings_.forward) a.insert(a.end(), {"--forward", "--F3", cmd_.F3});
     if (in_place_) a.push_back("--in-place");
-    else a.insert(a.end(), {"--spread", settings_.spread.empty() ? std::to_string(2 * cores_) : settings_.spread});
-    a.insert(a.end(), {"--stats", tmp_.file("vit.json"), "--device", settings_.device, "--threads", settings_.threads,
+    else
+        a.insert(a.end(),
+                 {"--spread", settings_.spread.empty() ? std::to_string(2 * threads_->widest()) : settings_.spread});
+    a.insert(a.end(), {"--stats", tmp_.file("vit.json"), "--device", settings_.device, "--threads", threads_->filters(),
                        "--quiet"});
     return a;
 }
@@ -521,6 +531,12 @@ int Search::run_after_filters() {
     if (::pipe2(ends, O_CLOEXEC) != 0) throw ResourceError(std::string("cannot make a pipe: ") + std::strerror(errno));
     OwnedFd out{ends[0]};
     ::fcntl(out.fd, F_SETFL, ::fcntl(out.fd, F_GETFL) | O_NONBLOCK);
+    // Under --cpu the options' check (one serial run) goes first, alone:
+    // beside the filters it would be a thread more than --cpu.
+    if (threads_->capped()) {
+        start_options_check();
+        check_options(true);
+    }
     std::vector<std::string> argv = filters_command();
     const std::string targets = tmp_.file("targets.fa");
     argv.insert(argv.end(), {"--survivors", targets});
@@ -533,7 +549,7 @@ int Search::run_after_filters() {
         throw;
     }
     ::close(ends[1]);  // gpu-viterbi's is now the only write end: its close is the end of file
-    start_options_check();
+    if (!threads_->capped()) start_options_check();
     std::vector<char> sink(1 << 16);
     for (bool open = true; open;) {
         std::vector<ChildProcess*> check;
@@ -582,7 +598,7 @@ int Search::run_after_filters() {
     }
     for (size_t i : order_) {
         launch_run(i, targets, 0);
-        if (runs_.size() >= jobs_) reap(false);
+        if (runs_.size() >= threads_->jobs()) reap(false);
     }
     while (!runs_.empty()) reap(false);
     deliver();
@@ -640,7 +656,8 @@ void Search::launch_run(size_t model, const std::string& targets, int niceness) 
     std::vector<std::string> argv{settings_.hmmsearch};
     argv.insert(argv.end(), zopt_.begin(), zopt_.end());
     argv.insert(argv.end(), cmd_.per_model_options.begin(), cmd_.per_model_options.end());
-    argv.insert(argv.end(), {"--cpu", cmd_.cpu.empty() ? std::to_string(cores_) : cmd_.cpu});
+    const uint64_t threads = threads_->take();
+    argv.insert(argv.end(), {"--cpu", threads_->cpu_option(threads)});
     argv.insert(argv.end(), {"-o", model_file(model, "out")});
     if (!cmd_.tbl_out.empty()) argv.insert(argv.end(), {"--tblout", model_file(model, "tbl")});
     if (!cmd_.dom_out.empty()) argv.insert(argv.end(), {"--domtblout", model_file(model, "dom")});
@@ -650,7 +667,13 @@ void Search::launch_run(size_t model, const std::string& targets, int niceness) 
     options.stdout_path = model_file(model, "err");
     options.stderr_to_stdout = true;
     options.niceness = niceness;
-    runs_[model] = std::make_unique<ChildProcess>(argv, options);
+    try {
+        runs_[model] = std::make_unique<ChildProcess>(argv, options);
+    } catch (...) {
+        threads_->give(threads);
+        throw;
+    }
+    run_threads_[model] = threads;
     trace_event("final-start", model);
 }
 
@@ -672,6 +695,8 @@ void Search::reap(bool filters_too) {
             const size_t model = it->first;
             const ExitStatus status = it->second->status();
             it = runs_.erase(it);
+            threads_->give(run_threads_[model]);
+            run_threads_.erase(model);
             trace_event("final-end", model);
             if (!status.ok())
                 throw ChildFailure("hmmsearch failed (exit status " + std::to_string(status.shell_code()) +

@@ -29,12 +29,18 @@ SwMatrix choose_sw_matrix(const std::string& spec) {
     return SwMatrix::read_ncbi(spec);
 }
 
-SwKarlinParams choose_sw_statistics(const SwScoring& s) {
-    const std::string name = sw_statistics_name(*s.matrix);
-    if (auto k = sw_karlin_params(name, s.gap_open, s.gap_extend)) return *k;
+SwScoring sw_scoring(const SwMatrix& matrix, SwGapCosts gaps) {
+    // BLAST's open + k * extend is the engines' first residue open + extend,
+    // then extend a residue (docs/sw.md §1).
+    return SwScoring{&matrix, gaps.open + gaps.extend, gaps.extend};
+}
+
+SwKarlinParams choose_sw_statistics(const SwMatrix& matrix, SwGapCosts gaps) {
+    const std::string name = sw_statistics_name(matrix);
+    if (auto k = sw_karlin_params(name, gaps.open, gaps.extend)) return *k;
     const std::string known = joined(sw_karlin_gap_pairs(name));
-    throw UsageError("BLAST has no statistics for " + name + " with --gap-open " + std::to_string(s.gap_open) +
-                     " --gap-extend " + std::to_string(s.gap_extend) +
+    throw UsageError("BLAST has no statistics for " + name + " with --gap-open " + std::to_string(gaps.open) +
+                     " --gap-extend " + std::to_string(gaps.extend) +
                      (known.empty() ? std::string(" (it has none for this matrix)")
                                     : " (it has open/extend " + known + ")") +
                      "; --no-evalue reports scores without bit scores and E-values");

@@ -1,6 +1,6 @@
-// gpu-sw's scoring as its options name it (docs/sw.md §2, §7): the matrix
-// (a built-in name or an NCBI-format file), BLAST's statistics for it and
-// the gap costs, and the codes the reader's letters take: the matrix's codes
+// gpu-sw's scoring as its options name it (docs/sw.md §1, §2, §7): the
+// matrix (a built-in name or an NCBI-format file), the gap costs in BLAST's
+// convention and the engines', BLAST's statistics for them, and the codes the reader's letters take: the matrix's codes
 // for scoring, identity classes for the columns that compare letters.
 #pragma once
 
@@ -20,10 +20,21 @@ namespace warpdp {
 // lists the built-in names (most likely a mistyped name).
 SwMatrix choose_sw_matrix(const std::string& spec);
 
-// BLAST's entry for the matrix and gap costs; a UsageError naming the pairs
-// it has when it has none (--no-evalue is the way out, and callers with it
-// do not ask).
-SwKarlinParams choose_sw_statistics(const SwScoring& scoring);
+// --gap-open and --gap-extend, in BLAST's convention (blastp -gapopen
+// -gapextend, DIAMOND, MMseqs2): a gap of k residues costs open + k * extend.
+struct SwGapCosts {
+    int open = 11, extend = 1;  // blastp's defaults
+};
+
+// The engines' scoring for the matrix and gap costs: the one place where
+// BLAST's convention becomes the engines' first-residue cost open + extend
+// (docs/sw.md §1). Both costs are checked (check_sw_args) before.
+SwScoring sw_scoring(const SwMatrix& matrix, SwGapCosts gaps);
+
+// BLAST's entry for the matrix and gap costs (BLAST's terms are the
+// options'); a UsageError naming the pairs it has when it has none
+// (--no-evalue is the way out, and callers with it do not ask).
+SwKarlinParams choose_sw_statistics(const SwMatrix& matrix, SwGapCosts gaps);
 
 // Easel's amino codes (what the reader gives) to a matrix's codes and to
 // identity classes. Letters the matrix lacks (U, O, J with the built-ins)

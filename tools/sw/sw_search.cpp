@@ -28,11 +28,16 @@ void check_sw_args(const SwArgs& a, SwFormat format) {
     if (a.query == "-" && a.db == "-") throw UsageError("--query and --db cannot both be stdin");
     if (a.matrix == "-" && (a.query == "-" || a.db == "-"))
         throw UsageError(std::string("--matrix and ") + (a.query == "-" ? "--query" : "--db") + " cannot both be stdin");
-    if (a.gap_open < 1 || a.gap_open > 1000)
-        throw UsageError("--gap-open must be a whole number from 1 to 1000, not " + std::to_string(a.gap_open));
-    if (a.gap_extend < 0 || a.gap_extend > a.gap_open)
-        throw UsageError("--gap-extend must be a whole number from 0 to --gap-open (" + std::to_string(a.gap_open) +
-                         "), not " + std::to_string(a.gap_extend));
+    // BLAST's terms (docs/sw.md §1): open 0 is a linear gap cost, extend 0 a
+    // constant one; a one-residue gap, open + extend, must cost something,
+    // and at most 1000 (the engines' bound: §6).
+    if (a.gap_open < 0 || a.gap_open > 1000)
+        throw UsageError("--gap-open must be a whole number from 0 to 1000, not " + std::to_string(a.gap_open));
+    if (a.gap_extend < 0 || a.gap_extend > 1000)
+        throw UsageError("--gap-extend must be a whole number from 0 to 1000, not " + std::to_string(a.gap_extend));
+    if (a.gap_open + a.gap_extend < 1 || a.gap_open + a.gap_extend > 1000)
+        throw UsageError("--gap-open + --gap-extend (a one-residue gap's cost) must be from 1 to 1000, not " +
+                         std::to_string(a.gap_open + a.gap_extend));
 }
 
 SeqReaderOptions sw_reader_options(unsigned threads, uint64_t batch_residues) {
@@ -175,16 +180,17 @@ double gcups(const SwTally& t) {
 }
 }  // namespace
 
-nlohmann::ordered_json sw_stats(const SwTally& t, const SwScoring& scoring, const std::optional<SwKarlinParams>& k,
-                                size_t queries, const std::string& device, unsigned threads, double seconds) {
+nlohmann::ordered_json sw_stats(const SwTally& t, const SwMatrix& matrix, SwGapCosts gaps,
+                                const std::optional<SwKarlinParams>& k, size_t queries, const std::string& device,
+                                unsigned threads, double seconds) {
     nlohmann::ordered_json s;
     s["tool"] = "gpu-sw";
     s["device"] = device;
     s["engine"] = t.engine;
     s["threads"] = threads;
-    s["matrix"] = scoring.matrix->name();
-    s["gap_open"] = scoring.gap_open;
-    s["gap_extend"] = scoring.gap_extend;
+    s["matrix"] = matrix.name();
+    s["gap_open"] = gaps.open;
+    s["gap_extend"] = gaps.extend;
     if (k)
         s["statistics"] = {{"matrix", k->matrix}, {"blast_existence", k->existence},
                            {"blast_extension", k->extension}, {"lambda", k->lambda}, {"K", k->K}};

@@ -31,7 +31,7 @@ using SwEngines = ToolEngines<std::unique_ptr<SwEngine>>;
 // gpu-sw's own options, as parsed.
 struct SwArgs {
     std::string query, db, matrix = "BLOSUM62", stats;
-    int64_t gap_open = 11, gap_extend = 1;
+    int64_t gap_open = 11, gap_extend = 1;  // BLAST's convention (SwGapCosts)
     uint64_t max_hits = 500, chunk_residues = uint64_t{1} << 30;
     int64_t min_score = 1;
     std::optional<double> max_evalue;  // --evalue
@@ -108,9 +108,11 @@ private:
     SwTally tally_;
 };
 
-// The run summary: --stats's JSON and the line on stderr.
-nlohmann::ordered_json sw_stats(const SwTally& t, const SwScoring& scoring, const std::optional<SwKarlinParams>& k,
-                                size_t queries, const std::string& device, unsigned threads, double seconds);
+// The run summary: --stats's JSON (its gap_open and gap_extend are the
+// options', BLAST's convention) and the line on stderr.
+nlohmann::ordered_json sw_stats(const SwTally& t, const SwMatrix& matrix, SwGapCosts gaps,
+                                const std::optional<SwKarlinParams>& k, size_t queries, const std::string& device,
+                                unsigned threads, double seconds);
 std::string sw_summary_line(const SwTally& t, size_t queries, const std::string& device, double seconds);
 
 }  // namespace warpdp

@@ -91,24 +91,26 @@ TEST_CASE("matrix file errors quote a field short and printable") {
 }
 
 TEST_CASE("Karlin-Altschul parameters, bit scores and E-values") {
-    // Our open 11 / extend 1 is BLAST's existence 10, extension 1.
-    const auto p = sw_karlin_params("BLOSUM62", 11, 1);
+    // Looked up in BLAST's terms (existence, extension): its rows as
+    // blast_stat.c lists them.
+    const auto p = sw_karlin_params("BLOSUM62", 10, 1);
     REQUIRE(p);
     CHECK(p->lambda == 0.243);
     CHECK(p->K == 0.024);
     CHECK(p->existence == 10);
     CHECK(p->extension == 1);
-    const auto blast_default = sw_karlin_params("BLOSUM62", 12, 1);  // BLAST's 11/1
+    const auto blast_default = sw_karlin_params("BLOSUM62", 11, 1);
     REQUIRE(blast_default);
     CHECK(blast_default->lambda == 0.267);
     CHECK(blast_default->K == 0.041);
-    CHECK(sw_karlin_params("BLOSUM45", 16, 2)->lambda == 0.195);
-    CHECK(sw_karlin_params("BLOSUM80", 27, 2)->K == 0.17);
+    CHECK(sw_karlin_params("BLOSUM45", 14, 2)->lambda == 0.195);
+    CHECK(sw_karlin_params("BLOSUM80", 25, 2)->K == 0.17);
     CHECK(!sw_karlin_params("BLOSUM62", 5, 1));
-    CHECK(!sw_karlin_params("BLOSUM50", 13, 2));
+    CHECK(!sw_karlin_params("BLOSUM62", 12, 2));
+    CHECK(!sw_karlin_params("BLOSUM50", 11, 2));
     CHECK(!sw_karlin_params("mine", 11, 1));
     CHECK(sw_karlin_gap_pairs("BLOSUM80") ==
-          std::vector<std::string>{"27/2", "15/2", "11/2", "10/2", "9/2", "8/2", "12/1", "11/1", "10/1"});
+          std::vector<std::string>{"25/2", "13/2", "9/2", "8/2", "7/2", "6/2", "11/1", "10/1", "9/1"});
     // Score 58, query 15 x database 41 residues, lambda 0.243, K 0.024.
     const double bits = (0.243 * 58 - std::log(0.024)) / std::log(2.0);
     CHECK(sw_bit_score(*p, 58) == doctest::Approx(bits).epsilon(1e-12));

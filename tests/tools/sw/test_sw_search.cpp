@@ -13,6 +13,7 @@
 #include "core/base/alphabet.hpp"
 #include "core/base/errors.hpp"
 #include "core/sw/sw_engine.hpp"
+#include "core/sw/sw_reference.hpp"
 #include "test_support.hpp"
 #include "tools/sw/sw_hits.hpp"
 #include "tools/sw/sw_matrix_choice.hpp"
@@ -203,14 +204,74 @@ TEST_CASE("--matrix: a built-in name in any case, else a file; the errors say wh
     CHECK_THROWS_AS(choose_sw_matrix(bad.string()), InputError);
 }
 
+TEST_CASE("gap costs are BLAST's: a gap of k residues costs --gap-open + k x --gap-extend") {
+    const SwMatrix& b62 = SwMatrix::builtin("BLOSUM62");
+    auto codes = [&](const std::string& s) {
+        std::vector<uint8_t> c;
+        for (char x : s) c.push_back(b62.code_of(static_cast<unsigned char>(x)));
+        return c;
+    };
+    // Ten W against ten W with k residues (A) inserted in the middle: the gap
+    // beats every ungapped alignment, so the score is 10 s(W,W) - gap(k).
+    const std::vector<uint8_t> q = codes("WWWWWWWWWW");
+    const int ww = b62.score(b62.code_of('W'), b62.code_of('W'));
+    for (const SwGapCosts gaps : {SwGapCosts{}, SwGapCosts{10, 1}, SwGapCosts{0, 3}, SwGapCosts{7, 0}}) {
+        const SwScoring sc = sw_scoring(b62, gaps);
+        CHECK(sc.matrix == &b62);
+        CHECK_NOTHROW(check_sw_scoring(sc));
+        for (int k = 1; k <= 3; ++k) {
+            const std::vector<uint8_t> t = codes("WWWWW" + std::string(static_cast<size_t>(k), 'A') + "WWWWW");
+            CHECK(sw_reference_score(q, t, sc) == 10 * ww - (gaps.open + k * gaps.extend));
+        }
+    }
+    // The defaults are blastp's 11 and 1: the engines' first residue costs 12.
+    CHECK(sw_scoring(b62, SwGapCosts{}).gap_open == 12);
+    CHECK(sw_scoring(b62, SwGapCosts{}).gap_extend == 1);
+    CHECK(SwArgs{}.gap_open == 11);
+    CHECK(SwArgs{}.gap_extend == 1);
+}
+
+TEST_CASE("--gap-open and --gap-extend: each 0 to 1000, and a one-residue gap costs 1 to 1000") {
+    auto refusal = [](int64_t open, int64_t extend) -> std::string {
+        SwArgs a;
+        a.gap_open = open;
+        a.gap_extend = extend;
+        try {
+            check_sw_args(a, SwFormat::tsv);
+        } catch (const UsageError& e) {
+            return e.what();
+        }
+        return "";
+    };
+    CHECK(refusal(11, 1).empty());
+    CHECK(refusal(0, 1).empty());     // linear gaps
+    CHECK(refusal(1, 0).empty());     // a cost per gap, whatever its length
+    CHECK(refusal(0, 1000).empty());
+    CHECK(refusal(1000, 0).empty());
+    CHECK(refusal(-1, 1) == "--gap-open must be a whole number from 0 to 1000, not -1");
+    CHECK(refusal(1001, 0) == "--gap-open must be a whole number from 0 to 1000, not 1001");
+    CHECK(refusal(5, -1) == "--gap-extend must be a whole number from 0 to 1000, not -1");
+    CHECK(refusal(0, 0) == "--gap-open + --gap-extend (a one-residue gap's cost) must be from 1 to 1000, not 0");
+    CHECK(refusal(999, 2) == "--gap-open + --gap-extend (a one-residue gap's cost) must be from 1 to 1000, not 1001");
+    // Whatever passes is a scoring the engines take (extend <= first residue).
+    for (int64_t open : {0, 1, 500, 999})
+        for (int64_t extend : {int64_t{0}, int64_t{1}, 1000 - open})
+            if (refusal(open, extend).empty())
+                CHECK_NOTHROW(check_sw_scoring(sw_scoring(SwMatrix::builtin("BLOSUM62"),
+                                                          SwGapCosts{static_cast<int>(open), static_cast<int>(extend)})));
+}
+
 TEST_CASE("statistics: BLAST's entry for the matrix and gap costs, or an error naming the pairs it has") {
     const SwMatrix& b62 = SwMatrix::builtin("BLOSUM62");
-    const SwKarlinParams k = choose_sw_statistics(SwScoring{&b62, 11, 1});
+    // The options are BLAST's terms: its default 11/1 is its row (11, 1).
+    const SwKarlinParams k = choose_sw_statistics(b62, SwGapCosts{11, 1});
     const auto expect = *sw_karlin_params("BLOSUM62", 11, 1);
     CHECK(k.lambda == expect.lambda);
     CHECK(k.K == expect.K);
+    CHECK(k.existence == 11);
+    CHECK(k.extension == 1);
     try {
-        (void)choose_sw_statistics(SwScoring{&b62, 5, 1});
+        (void)choose_sw_statistics(b62, SwGapCosts{5, 1});
         FAIL("no error");
     } catch (const UsageError& e) {
         const std::string what = e.what();
@@ -221,7 +282,7 @@ TEST_CASE("statistics: BLAST's entry for the matrix and gap costs, or an error n
     }
     test::TempDir dir;
     const SwMatrix own = choose_sw_matrix(dir.write("m.txt", "   A  W  X\nA  2 -3 -1\nW -3  9 -2\nX -1 -2 -1\n").string());
-    CHECK_THROWS_WITH_AS(choose_sw_statistics(SwScoring{&own, 11, 1}),
+    CHECK_THROWS_WITH_AS(choose_sw_statistics(own, SwGapCosts{11, 1}),
                          doctest::Contains("BLAST has no statistics for m.txt with --gap-open 11 --gap-extend 1 "
                                            "(it has none for this matrix)"),
                          UsageError);
@@ -368,13 +429,16 @@ TEST_CASE("--stats names the threads and the statistics entry, and leaves that o
     t.cells = 100;
     t.engine_seconds = 0.5;
     t.engine = "reference";
-    const auto k = sw_karlin_params("BLOSUM62", 11, 1);
-    const auto with = sw_stats(t, SwScoring{&m, 11, 1}, k, 2, "cpu", 3, 1.0);
+    const auto k = sw_karlin_params("BLOSUM62", 10, 1);
+    const auto with = sw_stats(t, m, SwGapCosts{10, 1}, k, 2, "cpu", 3, 1.0);
     CHECK(with["threads"] == 3);
+    CHECK(with["gap_open"] == 10);  // the options' values, BLAST's convention
+    CHECK(with["gap_extend"] == 1);
+    CHECK(with["statistics"]["blast_existence"] == 10);
     CHECK(with["statistics"]["lambda"] == k->lambda);
     CHECK(with["queries"] == 2);
     CHECK(with["gcups"] == doctest::Approx(100 / 0.5 / 1e9));
-    const auto without = sw_stats(t, SwScoring{&m, 11, 1}, std::nullopt, 2, "cpu", 3, 1.0);
+    const auto without = sw_stats(t, m, SwGapCosts{10, 1}, std::nullopt, 2, "cpu", 3, 1.0);
     CHECK_FALSE(without.contains("statistics"));
     CHECK(sw_summary_line(t, 2, "cpu", 1.0).rfind("2 queries, 4 targets (0 residues), 0 hits, device cpu (reference)", 0) ==
           0);
