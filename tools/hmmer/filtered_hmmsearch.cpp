@@ -176,6 +176,7 @@ private:
     std::optional<HmmsearchThreads> threads_;  // the filters', the runs' and how many at once
     std::map<size_t, uint64_t> run_threads_;   // each final run's share, by model number
     bool in_place_ = false;
+    bool max_ = false;  // --max: the filters pass everything
     std::vector<std::string> options_;  // cmd_.options, with --cpu
     std::vector<std::string> zopt_;     // -Z and the number of targets, or nothing
     double t_start_ = 0, t_filters_ = -1;
@@ -199,10 +200,16 @@ int Search::run() {
     // the filters do not: those get plain hmmsearch, with its results. A
     // file that is no model at all is refused here, for plain hmmsearch too.
     const ModelFileKind kind = model_file_kind(hmm_, cmd_.models);
-    if (cmd_.plain_only) {
-        plain_hmmsearch("");
+    // --max is every filter at P = 1 and no bias filter: warpdp's last stage
+    // then meets every target. The options that pick targets by their place
+    // in the database go to plain hmmsearch.
+    const bool only_max = cmd_.plain_only && std::find(cmd_.options.begin(), cmd_.options.end(), "--max") != cmd_.options.end() &&
+                          last_stage_refusal(cmd_.options).empty();
+    if (cmd_.plain_only && !(only_max && settings_.own_last_stage)) {
+        plain_hmmsearch(settings_.own_last_stage ? "--restrictdb_n, --restrictdb_stkey and --ssifile are not covered" : "");
         return 0;
     }
+    max_ = cmd_.plain_only;
     if (kind != ModelFileKind::hmmer3_text) {
         plain_hmmsearch(cmd_.models + " is not a HMMER3 text model file (HMMER2 or hmmpress'd binary?)");
         return 0;
@@ -466,10 +473,11 @@ void Search::deliver_whole() const {
 // change; fewer runs leave threads idle, more cost more in reading empty
 // records than they gain: docs/benchmarks.md).
 std::vector<std::string> Search::filters_command() const {
-    std::vector<std::string> a{settings_.filters, "--hmm", hmm_, "--db", cmd_.targets, "--msv", "--F1", cmd_.F1};
-    if (cmd_.nobias) a.push_back("--nobias");
-    a.insert(a.end(), {"--F2", cmd_.F2});
-    if (settings_.forward) a.insert(a.end(), {"--forward", "--F3", cmd_.F3});
+    const std::string one = "1";
+    std::vector<std::string> a{settings_.filters, "--hmm", hmm_, "--db", cmd_.targets, "--msv", "--F1", max_ ? one : cmd_.F1};
+    if (cmd_.nobias || max_) a.push_back("--nobias");
+    a.insert(a.end(), {"--F2", max_ ? one : cmd_.F2});
+    if (settings_.forward) a.insert(a.end(), {"--forward", "--F3", max_ ? one : cmd_.F3});
     if (in_place_) a.push_back("--in-place");
     else
         a.insert(a.end(),

@@ -98,7 +98,7 @@ std::string last_stage_refusal(const std::vector<std::string>& options) {
         {"--F2", Value::any_number},  {"--F3", Value::any_number},  {"--cpu", Value::count},
         {"--tformat", Value::path}};
     static const std::set<std::string> switches{"--acc",    "--noali",  "--notextw", "--cut_ga", "--cut_nc",
-                                                "--cut_tc", "--nobias", "--nonull2"};
+                                                "--cut_tc", "--nobias", "--nonull2", "--max"};
     // hmmsearch's exclusions (its option table): which given options each
     // one refuses beside it.
     const std::string cuts = " --cut_ga --cut_nc --cut_tc ";
@@ -109,7 +109,9 @@ std::string last_stage_refusal(const std::vector<std::string>& options) {
         {"--incE", " --incT" + cuts},   {"--incT", " --incE" + cuts},
         {"--incdomE", " --incdomT" + cuts}, {"--incdomT", " --incdomE" + cuts},
         {"--cut_ga", thresholds + cuts}, {"--cut_nc", thresholds + cuts}, {"--cut_tc", thresholds + cuts},
-        {"--notextw", " --textw "},     {"--textw", " --notextw "}};
+        {"--notextw", " --textw "},     {"--textw", " --notextw "},
+        {"--max", " --F1 --F2 --F3 --nobias "}, {"--F1", " --max "}, {"--F2", " --max "}, {"--F3", " --max "},
+        {"--nobias", " --max "}};
     std::set<std::string> given;
     for (size_t i = 0; i < options.size(); ++i) {
         const std::string& opt = options[i];
