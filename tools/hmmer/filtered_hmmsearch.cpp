@@ -259,19 +259,20 @@ int Search::run() {
     // runs' competition for the cores made the filters slower
     // (docs/benchmarks.md), so one model takes the other path; and under
     // --cpu nothing runs beside the filters.
+    bool own = false;
+    std::vector<Hmm> hmms;
     if (settings_.own_last_stage) {
         std::string why = last_stage_refusal(cmd_.options);
-        std::vector<Hmm> hmms;
         if (why.empty()) {
             hmms = read_all_hmms(hmm_);
             why = last_stage_refusal(hmms);
         }
-        if (why.empty()) return run_own_last_stage(hmms);
-        warn(kTool, why + ": hmmsearch runs the stages after the filters");
+        if (why.empty()) own = true;
+        else warn(kTool, why + ": hmmsearch runs the stages after the filters");
     }
     const bool streamed = cmd_.splittable && !threads_->capped() && models_.size() >= 2 &&
                           models_.size() <= threads_->jobs() && starts_with_fasta_header(cmd_.targets);
-    const int rc = streamed ? run_streamed() : run_after_filters();
+    const int rc = own ? run_own_last_stage(hmms) : streamed ? run_streamed() : run_after_filters();
     trace_event("wrapper-end");
     if (settings_.times) {
         const double end = seconds_now();
