@@ -318,8 +318,8 @@ int Search::run_own_last_stage(const std::vector<Hmm>& hmms) {
     in.header.pfam_out = cmd_.pfam_out;
     for (size_t i = 0; i + 1 < cmd_.options.size(); ++i)
         if (cmd_.options[i] == "--tformat") in.header.tformat = cmd_.options[i + 1];
-    // (hmmsearch's default, "2" in Debian's build, counts as not given: Easel's rule)
-    if (!cmd_.cpu.empty() && cmd_.cpu != "2") in.header.cpu = static_cast<int>(cmd_.cpu_threads);
+    if (!cmd_.cpu.empty() && !spelled_as_default(*find_hmmsearch_option("--cpu"), cmd_.cpu))
+        in.header.cpu = static_cast<int>(cmd_.cpu_threads);
     in.tail.version = std::string("warpdp ") + WARPDP_VERSION;
     in.tail.query_file = cmd_.models;
     in.tail.target_file = cmd_.targets;
