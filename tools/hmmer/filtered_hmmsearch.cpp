@@ -260,13 +260,12 @@ int Search::run() {
     // (docs/benchmarks.md), so one model takes the other path; and under
     // --cpu nothing runs beside the filters.
     if (settings_.own_last_stage) {
-        std::string why = last_stage_refusal(cmd_.options);
-        std::vector<Hmm> hmms;
+        const std::string why = last_stage_refusal(cmd_.options);
         if (why.empty()) {
-            hmms = read_all_hmms(hmm_);
-            why = last_stage_refusal(hmms);
+            const std::vector<Hmm> hmms = read_all_hmms(hmm_);
+            refuse_models_without_consensus(hmms);
+            return run_own_last_stage(hmms);
         }
-        if (why.empty()) return run_own_last_stage(hmms);
         warn(kTool, why + ": hmmsearch runs the stages after the filters");
     }
     const bool streamed = cmd_.splittable && !threads_->capped() && models_.size() >= 2 &&
@@ -338,6 +337,7 @@ int Search::run_own_last_stage(const std::vector<Hmm>& hmms) {
     in.ali_out = cmd_.ali_out;
     in.author = std::string(kTool) + " (warpdp " + WARPDP_VERSION + ")";
     in.start_seconds = t_start_;
+    in.stop_check = [this] { watch_.throw_if_stopped(); };
     // (the filters have ended: the search takes the whole thread budget)
     const auto engine = make_dom_cpu_engine(static_cast<unsigned>(threads_->budget()));
     const LastStageTexts texts = run_last_stage(in, hmms, *engine);
@@ -347,6 +347,7 @@ int Search::run_own_last_stage(const std::vector<Hmm>& hmms) {
         {&cmd_.tbl_out, &texts.tbl}, {&cmd_.dom_out, &texts.dom}, {&cmd_.ali_out, &texts.ali}, {&cmd_.pfam_out, &texts.pfam}};
     for (const auto& [user, text] : more)
         if (!user->empty()) outputs.push_back({*user, [text](OutputFile& f) { f.write(*text); }});
+    watch_.throw_if_stopped();  // (a stopped run changes no output)
     deliver_outputs(outputs);
     return 0;
 }

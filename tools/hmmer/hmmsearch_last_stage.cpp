@@ -57,7 +57,9 @@ std::vector<DomHit> model_hits(const LastStageInput& in, const Hmm& hmm, size_t 
     SeqBatch batch;
     std::vector<DomTarget> targets;
     std::vector<DomResult> results;
-    while (reader.next(batch)) {
+    for (;;) {
+        if (in.stop_check) in.stop_check();
+        if (!reader.next(batch)) break;
         targets.clear();
         for (size_t j = 0; j < batch.size(); ++j)
             if (batch.length(j) > 0)
@@ -105,12 +107,10 @@ std::string last_stage_refusal(const std::vector<std::string>& options) {
     return {};
 }
 
-std::string last_stage_refusal(const std::vector<Hmm>& models) {
-    for (const Hmm& h : models) {
-        if (h.alph != AlphabetKind::amino) return "model " + h.name + " is not an amino model";
-        if (h.consensus.empty()) return "model " + h.name + " has no consensus line";
-    }
-    return {};
+void refuse_models_without_consensus(const std::vector<Hmm>& models) {
+    for (const Hmm& h : models)
+        if (h.consensus.empty())
+            throw LastStageStop("model " + h.name + " has no consensus line, where hmmsearch 3.3.2 aborts the search");
 }
 
 LastStageTexts run_last_stage(const LastStageInput& in, const std::vector<Hmm>& models, DomEngine& engine) {
