@@ -262,13 +262,14 @@ int Search::run() {
     bool own = false;
     std::vector<Hmm> hmms;
     if (settings_.own_last_stage) {
-        std::string why = last_stage_refusal(cmd_.options);
+        const std::string why = last_stage_refusal(cmd_.options);
         if (why.empty()) {
             hmms = read_all_hmms(hmm_);
-            why = last_stage_refusal(hmms);
+            refuse_models_without_consensus(hmms);
+            own = true;
+        } else {
+            warn(kTool, why + ": hmmsearch runs the stages after the filters");
         }
-        if (why.empty()) own = true;
-        else warn(kTool, why + ": hmmsearch runs the stages after the filters");
     }
     const bool streamed = cmd_.splittable && !threads_->capped() && models_.size() >= 2 &&
                           models_.size() <= threads_->jobs() && starts_with_fasta_header(cmd_.targets);
@@ -319,8 +320,8 @@ int Search::run_own_last_stage(const std::vector<Hmm>& hmms) {
     in.header.pfam_out = cmd_.pfam_out;
     for (size_t i = 0; i + 1 < cmd_.options.size(); ++i)
         if (cmd_.options[i] == "--tformat") in.header.tformat = cmd_.options[i + 1];
-    // (hmmsearch's default, "2" in Debian's build, counts as not given: Easel's rule)
-    if (!cmd_.cpu.empty() && cmd_.cpu != "2") in.header.cpu = static_cast<int>(cmd_.cpu_threads);
+    if (!cmd_.cpu.empty() && !spelled_as_default(*find_hmmsearch_option("--cpu"), cmd_.cpu))
+        in.header.cpu = static_cast<int>(cmd_.cpu_threads);
     in.tail.version = std::string("warpdp ") + WARPDP_VERSION;
     in.tail.query_file = cmd_.models;
     in.tail.target_file = cmd_.targets;
@@ -339,6 +340,7 @@ int Search::run_own_last_stage(const std::vector<Hmm>& hmms) {
     in.ali_out = cmd_.ali_out;
     in.author = std::string(kTool) + " (warpdp " + WARPDP_VERSION + ")";
     in.start_seconds = t_start_;
+    in.stop_check = [this] { watch_.throw_if_stopped(); };
     // (the filters have ended: the search takes the whole thread budget)
     const auto engine = make_dom_cpu_engine(static_cast<unsigned>(threads_->budget()));
     const LastStageTexts texts = run_last_stage(in, hmms, *engine);
@@ -348,6 +350,7 @@ int Search::run_own_last_stage(const std::vector<Hmm>& hmms) {
         {&cmd_.tbl_out, &texts.tbl}, {&cmd_.dom_out, &texts.dom}, {&cmd_.ali_out, &texts.ali}, {&cmd_.pfam_out, &texts.pfam}};
     for (const auto& [user, text] : more)
         if (!user->empty()) outputs.push_back({*user, [text](OutputFile& f) { f.write(*text); }});
+    watch_.throw_if_stopped();  // (a stopped run changes no output)
     deliver_outputs(outputs);
     return 0;
 }

@@ -1,4 +1,4 @@
-// Real-valued options read as hmmsearch (Easel's strtod) reads them.
+// Numeric options read as hmmsearch (Easel's strtod, strtol and atoi) reads them.
 #include "tools/hmmer/hmmer_real.hpp"
 
 #include <cctype>
@@ -16,6 +16,17 @@ std::optional<double> parse_hmmer_real(const std::string& text) {
     while (*end != '\0' && std::isspace(static_cast<unsigned char>(*end))) ++end;
     if (*end != '\0') return std::nullopt;
     return v;
+}
+
+std::optional<int> parse_hmmer_int(const std::string& text) {
+    const char* s = text.c_str();
+    char* end = nullptr;
+    const long v = std::strtol(s, &end, 10);
+    if (end == s) return std::nullopt;
+    while (*end != '\0' && std::isspace(static_cast<unsigned char>(*end))) ++end;
+    if (*end != '\0') return std::nullopt;
+    // (atoi is strtol cut to int: its low 32 bits, as C++20 converts)
+    return static_cast<int>(v);
 }
 
 void validate(boost::any& out, const std::vector<std::string>& values, HmmerReal*, int) {

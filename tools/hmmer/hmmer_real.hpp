@@ -1,4 +1,5 @@
-// Real-valued options read as hmmsearch reads them, for the HMMER tools.
+// Numeric options read as hmmsearch (Easel's option parser) reads them, for
+// the HMMER tools.
 #pragma once
 
 #include <boost/program_options.hpp>
@@ -18,5 +19,11 @@ struct HmmerReal {
 };
 std::optional<double> parse_hmmer_real(const std::string& text);
 void validate(boost::any& out, const std::vector<std::string>& values, HmmerReal*, int);
+
+// An integer-valued option as hmmsearch takes it: what strtol reads in base
+// 10, with blanks around it ("+7", " 7 ", "007"; not "7.0", "0x7" or "1e3"),
+// and as the int that atoi makes of it: past the range of int it wraps
+// (4294967338 is 42; hmmsearch takes it so).
+std::optional<int> parse_hmmer_int(const std::string& text);
 
 }  // namespace warpdp

@@ -2,9 +2,7 @@
 
 #include <chrono>
 #include <cstdlib>
-#include <map>
 #include <optional>
-#include <set>
 
 #include <sys/resource.h>
 
@@ -17,6 +15,7 @@
 #include "core/io/seq_reader.hpp"
 #include "tools/hmmer/hmmsearch_alignment_output.hpp"
 #include "tools/hmmer/hmmsearch_domtblout.hpp"
+#include "tools/hmmer/hmmsearch_options.hpp"
 #include "tools/hmmer/hmmsearch_pfamtblout.hpp"
 #include "tools/hmmer/hmmsearch_tblout.hpp"
 
@@ -58,7 +57,9 @@ std::vector<DomHit> model_hits(const LastStageInput& in, const Hmm& hmm, size_t 
     SeqBatch batch;
     std::vector<DomTarget> targets;
     std::vector<DomResult> results;
-    while (reader.next(batch)) {
+    for (;;) {
+        if (in.stop_check) in.stop_check();
+        if (!reader.next(batch)) break;
         targets.clear();
         for (size_t j = 0; j < batch.size(); ++j)
             if (batch.length(j) > 0)
@@ -85,73 +86,35 @@ std::vector<DomHit> model_hits(const LastStageInput& in, const Hmm& hmm, size_t 
 }  // namespace
 
 std::string last_stage_refusal(const std::vector<std::string>& options) {
-    // Options with a value, and what hmmsearch accepts for it (its own
-    // checks, made here because no hmmsearch runs to make them).
-    enum class Value { any_number, positive, textw, seed, count, path };
-    static const std::map<std::string, Value> with_value{
-        {"-o", Value::path},          {"-A", Value::path},          {"--tblout", Value::path},
-        {"--domtblout", Value::path}, {"--pfamtblout", Value::path}, {"--textw", Value::textw},
-        {"-E", Value::positive},      {"-T", Value::any_number},    {"--domE", Value::positive},
-        {"--domT", Value::any_number}, {"--incE", Value::positive}, {"--incT", Value::any_number},
-        {"--incdomE", Value::positive}, {"--incdomT", Value::any_number}, {"-Z", Value::positive},
-        {"--domZ", Value::positive},  {"--seed", Value::seed},      {"--F1", Value::any_number},
-        {"--F2", Value::any_number},  {"--F3", Value::any_number},  {"--cpu", Value::count},
-        {"--tformat", Value::path}};
-    static const std::set<std::string> switches{"--acc",    "--noali",  "--notextw", "--cut_ga", "--cut_nc",
-                                                "--cut_tc", "--nobias", "--nonull2", "--max"};
-    // hmmsearch's exclusions (its option table): which given options each
-    // one refuses beside it.
-    const std::string cuts = " --cut_ga --cut_nc --cut_tc ";
-    const std::string thresholds = " -E -T --domE --domT --incE --incT --incdomE --incdomT ";
-    const std::map<std::string, std::string> excludes{
-        {"-E", " -T" + cuts},           {"-T", " -E" + cuts},
-        {"--domE", " --domT" + cuts},   {"--domT", " --domE" + cuts},
-        {"--incE", " --incT" + cuts},   {"--incT", " --incE" + cuts},
-        {"--incdomE", " --incdomT" + cuts}, {"--incdomT", " --incdomE" + cuts},
-        {"--cut_ga", thresholds + cuts}, {"--cut_nc", thresholds + cuts}, {"--cut_tc", thresholds + cuts},
-        {"--notextw", " --textw "},     {"--textw", " --notextw "},
-        {"--max", " --F1 --F2 --F3 --nobias "}, {"--F1", " --max "}, {"--F2", " --max "}, {"--F3", " --max "},
-        {"--nobias", " --max "}};
-    std::set<std::string> given;
+    // hmmsearch's own checks (no hmmsearch runs to make them): a refusal
+    // goes to hmmsearch, which gives its message.
+    std::vector<const HmmsearchOption*> given;
     for (size_t i = 0; i < options.size(); ++i) {
-        const std::string& opt = options[i];
-        if (!given.insert(opt).second) return "option " + opt + " is given twice";
-        if (const auto ex = excludes.find(opt); ex != excludes.end())
-            for (const std::string& other : given)
-                if (other != opt && ex->second.find(" " + other + " ") != std::string::npos)
-                    return "options " + other + " and " + opt + " exclude each other";
-        if (switches.count(opt)) continue;
-        const auto it = with_value.find(opt);
-        if (it == with_value.end()) return "option " + opt + " is not covered by warpdp's last stage";
-        if (++i == options.size()) return "option " + opt + " has no value";
-        const std::string& v = options[i];
-        char* end = nullptr;
-        const double x = std::strtod(v.c_str(), &end);
-        const bool number = !v.empty() && end && *end == '\0';
-        const bool whole = number && v.find_first_not_of("0123456789") == std::string::npos;
-        bool ok = true;
-        switch (it->second) {
-            case Value::any_number: ok = number; break;
-            case Value::positive: ok = number && x > 0; break;
-            case Value::textw: ok = whole && x >= 120; break;
-            case Value::count: ok = whole; break;
-            case Value::seed:
-                if (whole && x == 0) return "--seed 0 (a seed from the clock, no reseeding) is not covered";
-                ok = whole && x < 4294967296.0;
-                break;
-            case Value::path: break;
-        }
-        if (!ok) return "value " + v + " of " + opt + " is left to hmmsearch to judge";
+        const HmmsearchOption* o = find_hmmsearch_option(options[i]);
+        if (!o || !o->covered) return "option " + options[i] + " is not covered by warpdp's last stage";
+        given.push_back(o);
+        if (o->value == OptionValue::none) continue;
+        if (++i == options.size()) return "option " + options[i - 1] + " has no value";
+        if (o->value == OptionValue::text) continue;
+        const auto x = hmmsearch_number(*o, options[i]);
+        if (!x) return "value " + options[i] + " of " + options[i - 1] + " is left to hmmsearch to judge";
+        if (o->name == "--seed" && *x == 0) return "--seed 0 (a seed from the clock, no reseeding) is not covered";
     }
+    const auto excludes = [](const HmmsearchOption* o, const HmmsearchOption* other) {
+        const std::string list = " " + std::string(o->excludes), name = " " + std::string(other->name) + " ";
+        return other != o && list.find(name) != std::string::npos;
+    };
+    for (const HmmsearchOption* o : given)
+        for (const HmmsearchOption* other : given)
+            if (excludes(o, other))
+                return "options " + std::string(other->name) + " and " + std::string(o->name) + " exclude each other";
     return {};
 }
 
-std::string last_stage_refusal(const std::vector<Hmm>& models) {
-    for (const Hmm& h : models) {
-        if (h.alph != AlphabetKind::amino) return "model " + h.name + " is not an amino model";
-        if (h.consensus.empty()) return "model " + h.name + " has no consensus line";
-    }
-    return {};
+void refuse_models_without_consensus(const std::vector<Hmm>& models) {
+    for (const Hmm& h : models)
+        if (h.consensus.empty())
+            throw LastStageStop("model " + h.name + " has no consensus line, where hmmsearch 3.3.2 aborts the search");
 }
 
 LastStageTexts run_last_stage(const LastStageInput& in, const std::vector<Hmm>& models, DomEngine& engine) {

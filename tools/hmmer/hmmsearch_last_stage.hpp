@@ -4,6 +4,7 @@
 // rule are thresholded and written in hmmsearch's five formats.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -27,6 +28,7 @@ struct LastStageInput {
     std::string ali_out;         // -A's path as given (empty: none)
     std::string author;          // the alignment's #=GF AU line
     double start_seconds = 0;    // when the run began (steady clock), for the timing lines
+    std::function<void()> stop_check;  // called before each batch of targets: throws to stop the run
 };
 
 // The five outputs' texts (those not asked for are left empty).
@@ -34,21 +36,23 @@ struct LastStageTexts {
     std::string main, tbl, dom, ali, pfam;
 };
 
-// Whether the last stage covers a search: its options (hmmsearch's, made
-// plain, each value after its option) and its models (amino, with a
-// consensus line: hmmsearch refuses a model without). Empty when covered,
-// else why not, for the one warning of a run that goes to hmmsearch instead
+// Whether the last stage covers a search's options (hmmsearch's, made
+// plain, each value after its option): empty when covered, else why not,
+// for the one warning of a run that goes to hmmsearch instead
 // (docs/hmmer-filters.md §16.7 lists what is covered).
 std::string last_stage_refusal(const std::vector<std::string>& options);
-std::string last_stage_refusal(const std::vector<Hmm>& models);
 
-// A target on which hmmsearch 3.3.2 aborts (exit 4, as gpu-hmmsearch's
-// report of an aborted hmmsearch).
+// A model or target on which hmmsearch 3.3.2 aborts (exit 4, as
+// gpu-hmmsearch's report of an aborted hmmsearch).
 class LastStageStop : public Error {
 public:
     using Error::Error;
     ExitCode exit_code() const noexcept override { return ExitCode::internal; }
 };
+
+// Throws LastStageStop for the first model without a consensus line, which
+// hmmsearch aborts on before it searches it.
+void refuse_models_without_consensus(const std::vector<Hmm>& models);
 
 LastStageTexts run_last_stage(const LastStageInput& in, const std::vector<Hmm>& models, DomEngine& engine);
 

@@ -4,11 +4,15 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
+#include <limits>
+#include <set>
 #include <utility>
 
 #include <boost/program_options.hpp>
 
 #include "core/base/errors.hpp"
+#include "tools/hmmer/hmmer_real.hpp"
 
 namespace po = boost::program_options;
 
@@ -16,43 +20,72 @@ namespace warpdp {
 
 namespace {
 
-// hmmsearch 3.3.2's options (its --mpi and --stall exist only in MPI builds).
+constexpr double kAny = std::numeric_limits<double>::quiet_NaN();
+constexpr OptionValue kNone = OptionValue::none, kText = OptionValue::text, kInt = OptionValue::integer,
+                      kReal = OptionValue::real;
+#define WARPDP_CUTS "--cut_ga --cut_nc --cut_tc "
+#define WARPDP_THRESHOLDS "-E -T --domE --domT --incE --incT --incdomE --incdomT "
+
+// hmmsearch 3.3.2's options (its --mpi and --stall exist only in MPI
+// builds; --cpu's default, p7_NCPU, is 2 in Debian's build).
+constexpr HmmsearchOption kOptions[] = {
+    {"-o", kText, "", kAny, false, "", true},
+    {"-A", kText, "", kAny, false, "", true},
+    {"--tblout", kText, "", kAny, false, "", true},
+    {"--domtblout", kText, "", kAny, false, "", true},
+    {"--pfamtblout", kText, "", kAny, false, "", true},
+    {"--acc", kNone, "", kAny, false, "", true},
+    {"--noali", kNone, "", kAny, false, "", true},
+    {"--notextw", kNone, "", kAny, false, "--textw ", true},
+    {"--textw", kInt, "120", 120, true, "--notextw ", true},
+    {"-E", kReal, "10.0", 0, false, "-T " WARPDP_CUTS, true},
+    {"-T", kReal, "", kAny, false, "-E " WARPDP_CUTS, true},
+    {"--domE", kReal, "10.0", 0, false, "--domT " WARPDP_CUTS, true},
+    {"--domT", kReal, "", kAny, false, "--domE " WARPDP_CUTS, true},
+    {"--incE", kReal, "0.01", 0, false, "--incT " WARPDP_CUTS, true},
+    {"--incT", kReal, "", kAny, false, "--incE " WARPDP_CUTS, true},
+    {"--incdomE", kReal, "0.01", 0, false, "--incdomT " WARPDP_CUTS, true},
+    {"--incdomT", kReal, "", kAny, false, "--incdomE " WARPDP_CUTS, true},
+    {"--cut_ga", kNone, "", kAny, false, WARPDP_THRESHOLDS WARPDP_CUTS, true},
+    {"--cut_nc", kNone, "", kAny, false, WARPDP_THRESHOLDS WARPDP_CUTS, true},
+    {"--cut_tc", kNone, "", kAny, false, WARPDP_THRESHOLDS WARPDP_CUTS, true},
+    {"--max", kNone, "", kAny, false, "--F1 --F2 --F3 ", true},
+    {"--F1", kReal, "0.02", kAny, false, "--max ", true},
+    {"--F2", kReal, "1e-3", kAny, false, "--max ", true},
+    {"--F3", kReal, "1e-5", kAny, false, "--max ", true},
+    {"--nobias", kNone, "", kAny, false, "--max ", true},
+    {"--nonull2", kNone, "", kAny, false, "", true},
+    {"-Z", kReal, "", 0, false, "", true},
+    {"--domZ", kReal, "", 0, false, "", true},
+    {"--seed", kInt, "42", 0, true, "", true},
+    {"--tformat", kText, "", kAny, false, "", true},
+    {"--cpu", kInt, "2", 0, true, "", true},
+    // (targets picked by their place in the database: plain hmmsearch)
+    {"--restrictdb_stkey", kText, "0", kAny, false, "", false},
+    {"--restrictdb_n", kInt, "-1", kAny, false, "", false},
+    {"--ssifile", kText, "", kAny, false, "", false},
+};
+#undef WARPDP_CUTS
+#undef WARPDP_THRESHOLDS
+
+// The table's names for Boost's lookup of a long option's abbreviations.
 const po::options_description& long_options() {
     static const po::options_description table = [] {
         po::options_description d;
-        for (const char* name : {"tblout", "domtblout", "pfamtblout", "textw", "domE", "domT", "incE", "incT",
-                                 "incdomE", "incdomT", "F1", "F2", "F3", "domZ", "seed", "tformat", "cpu", "ssifile",
-                                 "restrictdb_n", "restrictdb_stkey"})
-            d.add_options()(name, po::value<std::string>());
-        for (const char* name : {"acc", "noali", "notextw", "cut_ga", "cut_nc", "cut_tc", "max", "nobias", "nonull2"})
-            d.add_options()(name, po::bool_switch());
+        for (const HmmsearchOption& o : kOptions) {
+            if (o.name.size() < 3) continue;
+            const std::string name(o.name.substr(2));
+            if (o.value == OptionValue::none) d.add_options()(name.c_str(), po::bool_switch());
+            else d.add_options()(name.c_str(), po::value<std::string>());
+        }
         return d;
     }();
     return table;
-}
-
-const po::options_description& short_options() {
-    static const po::options_description table = [] {
-        po::options_description d;
-        for (const char* name : {",o", ",A", ",E", ",T", ",Z"}) d.add_options()(name, po::value<std::string>());
-        d.add_options()(",h", po::bool_switch());
-        return d;
-    }();
-    return table;
-}
-
-// The option a plain spelling ("--tblout", "-Z") names, or null.
-const po::option_description* find_plain(const std::string& spelling) {
-    if (spelling.size() > 2 && spelling.compare(0, 2, "--") == 0 && spelling[2] != '-')
-        return long_options().find_nothrow(spelling.substr(2), false);
-    if (spelling.size() == 2 && spelling[0] == '-' && spelling[1] != '-')
-        return short_options().find_nothrow(spelling, false);
-    return nullptr;
 }
 
 bool takes_value(const std::string& spelling) {
-    const po::option_description* o = find_plain(spelling);
-    return o && o->semantic()->max_tokens() > 0;
+    const HmmsearchOption* o = find_hmmsearch_option(spelling);
+    return o && o->value != OptionValue::none;
 }
 
 // "--" and the long option that `name` (after the dashes) spells or
@@ -66,7 +99,7 @@ std::string plain_long_name(const std::string& name) {
     return "--" + name;
 }
 
-bool is_value_letter(char c) { return c == 'o' || c == 'A' || c == 'E' || c == 'T' || c == 'Z'; }
+bool is_value_letter(char c) { return takes_value(std::string{'-', c}); }
 
 // First pass: every spelling made plain, the last two arguments (the files) untouched.
 std::vector<std::string> plain_spellings(std::span<const std::string> args) {
@@ -110,6 +143,24 @@ std::string upper(std::string s) {
 
 }  // namespace
 
+const HmmsearchOption* find_hmmsearch_option(std::string_view name) {
+    for (const HmmsearchOption& o : kOptions)
+        if (o.name == name) return &o;
+    return nullptr;
+}
+
+std::optional<double> hmmsearch_number(const HmmsearchOption& o, const std::string& value) {
+    std::optional<double> x;
+    if (o.value == OptionValue::integer) {
+        if (const auto n = parse_hmmer_int(value)) x = *n;
+    } else if (o.value == OptionValue::real) {
+        x = parse_hmmer_real(value);
+    }
+    // (a NaN is outside every range, as Easel compares)
+    if (x && !std::isnan(o.min) && !(o.min_included ? *x >= o.min : *x > o.min)) return std::nullopt;
+    return x;
+}
+
 bool asks_for_help(std::span<const std::string> args) {
     return std::find(args.begin(), args.end(), "-h") != args.end();
 }
@@ -121,16 +172,15 @@ bool asks_for_own_help(std::span<const std::string> args) {
 HmmsearchCommand read_hmmsearch_command(std::span<const std::string> args) {
     const std::vector<std::string> plain = plain_spellings(args);
     HmmsearchCommand c;
-    // hmmsearch refuses these given twice; the run's outputs depend on them.
-    auto once = [](std::string& slot, const std::string& opt, const std::string& value) {
-        if (!slot.empty()) throw UsageError("option " + opt + " has already been set");
-        slot = value;
-    };
+    std::set<std::string> given;
     size_t i = 0;
     const size_t n = plain.size();
     while (n - i > 2) {
         const std::string& opt = plain[i++];
         c.options.push_back(opt);
+        // (an unknown option is hmmsearch's to refuse; "--" is no option)
+        if (find_hmmsearch_option(opt) && !given.insert(opt).second)
+            throw UsageError("option " + opt + " has already been set");
         if (opt == "--max" || opt == "--restrictdb_n" || opt == "--restrictdb_stkey" || opt == "--ssifile")
             c.plain_only = true;
         else if (opt == "--nobias") c.nobias = true;
@@ -143,23 +193,26 @@ HmmsearchCommand read_hmmsearch_command(std::span<const std::string> args) {
         const std::string& value = plain[i++];
         c.options.push_back(value);
         if (opt == "--cpu") {
-            once(c.cpu, opt, value);
+            const auto cpu = hmmsearch_number(*find_hmmsearch_option(opt), value);
+            if (!cpu) throw UsageError("--cpu " + value + ": expected a whole number");
+            c.cpu = value;
+            c.cpu_threads = static_cast<uint64_t>(*cpu);
             continue;
         }
         if (opt == "-o") {
-            once(c.main_out, opt, value);
+            c.main_out = value;
             continue;
         }
         if (opt == "--tblout") {
-            once(c.tbl_out, opt, value);
+            c.tbl_out = value;
             continue;
         }
         if (opt == "--domtblout") {
-            once(c.dom_out, opt, value);
+            c.dom_out = value;
             continue;
         }
-        if (opt == "-A") once(c.ali_out, opt, value);
-        else if (opt == "--pfamtblout") once(c.pfam_out, opt, value);
+        if (opt == "-A") c.ali_out = value;
+        else if (opt == "--pfamtblout") c.pfam_out = value;
         if (opt == "--F1") c.F1 = value;
         else if (opt == "--F2") c.F2 = value;
         else if (opt == "--F3") c.F3 = value;
@@ -173,7 +226,6 @@ HmmsearchCommand read_hmmsearch_command(std::span<const std::string> args) {
     if (n - i != 2) throw UsageError("usage: gpu-hmmsearch [hmmsearch options] MODELS.hmm TARGETS.fa");
     c.models = plain[i];
     c.targets = plain[i + 1];
-    if (!c.cpu.empty()) c.cpu_threads = whole_number("--cpu", c.cpu);
     return c;
 }
 

@@ -17,11 +17,47 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace warpdp {
+
+// hmmsearch 3.3.2's option table, as Easel checks it (docs/hmmer-filters.md
+// §16.7): the one list that the command line's reading, the last stage's
+// coverage and the report options read.
+enum class OptionValue { none, text, integer, real };  // none: a switch
+
+struct HmmsearchOption {
+    std::string_view name;      // the plain spelling: "-E", "--textw"
+    OptionValue value;
+    // Easel's default, as text: a value spelled so counts as not given
+    // (esl_opt_IsUsed), so the header leaves it out. Empty: none.
+    std::string_view default_text;
+    // The numbers allowed: above `min` (at or above with `min_included`);
+    // NaN: any.
+    double min;
+    bool min_included;
+    std::string_view excludes;  // the options hmmsearch refuses beside it, each followed by a blank
+    bool covered;               // by warpdp's own last stage
+};
+
+// The option a plain spelling names, or null (-h and hmmsearch's MPI-only
+// options are not in the table).
+const HmmsearchOption* find_hmmsearch_option(std::string_view name);
+
+// `value` of `o` as hmmsearch uses it (an integer as atoi makes it), or
+// nothing when hmmsearch refuses it (its type or its range). Only for
+// integer and real options.
+std::optional<double> hmmsearch_number(const HmmsearchOption& o, const std::string& value);
+
+// True when `value` is spelled as `o`'s default: Easel then counts `o` as
+// not given.
+inline bool spelled_as_default(const HmmsearchOption& o, const std::string& value) {
+    return !o.default_text.empty() && value == o.default_text;
+}
 
 struct HmmsearchCommand {
     // Every option, made plain, in order: for one hmmsearch over all models.
@@ -29,7 +65,7 @@ struct HmmsearchCommand {
     // The same but -o, --tblout, --domtblout and --cpu (with their values):
     // for the runs of one model each, which write to files of their own.
     std::vector<std::string> per_model_options;
-    // As written (the last one given): gpu-viterbi reads them as hmmsearch does.
+    // As written: gpu-viterbi reads them as hmmsearch does.
     std::string F1 = "0.02", F2 = "0.001", F3 = "1e-5";
     bool nobias = false;
     bool has_Z = false;
@@ -42,7 +78,7 @@ struct HmmsearchCommand {
     std::string cutoff;  // "GA", "TC" or "NC" for --cut_ga, --cut_tc, --cut_nc (the last given); empty
     std::string cpu, main_out, tbl_out, dom_out;  // the values of --cpu, -o, --tblout, --domtblout; empty: not given
     std::string ali_out, pfam_out;                // the values of -A, --pfamtblout; empty: not given
-    uint64_t cpu_threads = 0;                     // --cpu's value
+    uint64_t cpu_threads = 0;                     // --cpu's value, as hmmsearch reads it
     std::string models, targets;
 };
 
@@ -55,9 +91,9 @@ bool asks_for_help(std::span<const std::string> args);
 bool asks_for_own_help(std::span<const std::string> args);
 
 // Reads the arguments after the program name. Throws UsageError for an
-// option without its value, an output option or --cpu given twice (as
-// hmmsearch refuses them), --tformat other than FASTA, fewer than two files,
-// or a --cpu that is not a whole number.
+// option without its value, an option given twice (as hmmsearch refuses
+// either), --tformat other than FASTA, fewer than two files, or a --cpu that
+// hmmsearch refuses (its value is wanted before any hmmsearch runs).
 HmmsearchCommand read_hmmsearch_command(std::span<const std::string> args);
 
 // `text` as a whole number (digits only; past 2^64 - 1 it saturates).

@@ -10,8 +10,9 @@
 namespace warpdp {
 
 // `options`: HmmsearchCommand::options (plain spellings, each value after its
-// option). Options that change no report are skipped. Throws UsageError for
-// a number that does not read as one.
+// option). Options that change no report are skipped, and so is one spelled
+// as its default (Easel's rule). Throws UsageError for a number hmmsearch
+// refuses (last_stage_refusal() leaves those to hmmsearch).
 ReportOptions read_report_options(const std::vector<std::string>& options);
 
 }  // namespace warpdp

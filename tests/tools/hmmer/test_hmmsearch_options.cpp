@@ -2,7 +2,9 @@
 // takes made plain, and the options the filters and the stitching use.
 #include <doctest/doctest.h>
 
+#include <cmath>
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -71,23 +73,84 @@ TEST_CASE("-- ends the options only before the two files") {
     CHECK(read({"--", "--acc"}).options == Args{"--", "--acc"});
 }
 
-TEST_CASE("refusals: repeated outputs or --cpu, non-FASTA targets, fewer than two files") {
+TEST_CASE("refusals: an option given twice, in any spelling; non-FASTA targets; fewer than two files") {
     CHECK_THROWS_WITH_AS(read({"--tblout", "a", "--tblout=b"}), "option --tblout has already been set", UsageError);
     CHECK_THROWS_WITH_AS(read({"--cpu", "1", "--cpu", "2"}), "option --cpu has already been set", UsageError);
+    // (hmmsearch refuses every option given twice, the last one does not win)
+    CHECK_THROWS_WITH_AS(read({"--F2", "1", "--F2", "0.5"}), "option --F2 has already been set", UsageError);
+    CHECK_THROWS_WITH_AS(read({"-E", "1", "-E2"}), "option -E has already been set", UsageError);
+    CHECK_THROWS_WITH_AS(read({"--cut_ga", "--cut_g"}), "option --cut_ga has already been set", UsageError);
+    // (an unknown option is hmmsearch's to refuse, once or twice)
+    CHECK(read({"--frob", "--frob"}).options == Args{"--frob", "--frob"});
     CHECK_THROWS_WITH_AS(read({"--tformat", "embl"}), "--tformat embl: gpu-hmmsearch reads FASTA targets only",
                          UsageError);
     CHECK(read({"--tformat", "FastA"}).per_model_options == Args{"--tformat", "FastA"});
     CHECK_THROWS_WITH_AS(read_hmmsearch_command(Args{"m.hmm"}),
                          "usage: gpu-hmmsearch [hmmsearch options] MODELS.hmm TARGETS.fa", UsageError);
-    // (the F thresholds may repeat: the last one counts, as in hmmsearch)
-    CHECK(read({"--F2", "1", "--F2", "0.5"}).F2 == "0.5");
+}
+
+TEST_CASE("--cpu is read as hmmsearch reads an integer") {
+    CHECK(read({"--cpu", "+2"}).cpu_threads == 2);
+    CHECK(read({"--cpu", " 3 "}).cpu_threads == 3);
+    CHECK(read({"--cpu", "007"}).cpu_threads == 7);
+    CHECK(read({"--cpu", "4294967296"}).cpu_threads == 0);  // (atoi's int: hmmsearch runs serially)
+    for (const char* bad : {"abc", "-1", "1.0", "0x2", ""}) {
+        CAPTURE(bad);
+        CHECK_THROWS_WITH_AS(read({"--cpu", bad}), ("--cpu " + std::string(bad) + ": expected a whole number").c_str(),
+                             UsageError);
+    }
 }
 
 TEST_CASE("whole numbers: digits only, saturating") {
-    CHECK_THROWS_WITH_AS(read({"--cpu", "abc"}), "--cpu abc: expected a whole number", UsageError);
     CHECK_THROWS_WITH_AS(whole_number("WARPDP_SPREAD", "-1"), "WARPDP_SPREAD -1: expected a whole number", UsageError);
     CHECK(whole_number("x", "007") == 7);
     CHECK(whole_number("x", "99999999999999999999999") == UINT64_MAX);
+}
+
+TEST_CASE("the option table: values as Easel checks their type and range") {
+    const auto number = [](const char* opt, const char* value) {
+        return hmmsearch_number(*find_hmmsearch_option(opt), value);
+    };
+    CHECK(number("-E", "1e-5") == 1e-5);
+    CHECK(number("-E", "0x1p-3") == 0.125);
+    CHECK(number("-E", " 5") == 5);
+    CHECK(number("-E", "5 ") == 5);
+    CHECK(number("-E", "+5") == 5);
+    CHECK(number("-E", "5.") == 5);
+    CHECK(number("-E", "inf") == std::numeric_limits<double>::infinity());
+    for (const char* bad : {"0", "-1", "nan", "", "1e", "5x"}) {
+        CAPTURE(bad);
+        CHECK_FALSE(number("-E", bad));
+    }
+    CHECK(std::isnan(*number("-T", "nan")));  // (no range: any number)
+    CHECK(number("-T", "-5") == -5);
+    CHECK(number("--textw", "+130") == 130);
+    CHECK(number("--textw", "0130") == 130);
+    CHECK(number("--textw", "99999999999") == 1215752191);  // (atoi's int, in range)
+    for (const char* bad : {"119", "2147483648", "1e3", "0x90", "130.0"}) {
+        CAPTURE(bad);
+        CHECK_FALSE(number("--textw", bad));
+    }
+    CHECK(number("--seed", "4294967338") == 42);
+    CHECK_FALSE(number("--seed", "3000000000"));  // (a negative int)
+    CHECK(number("--seed", "0") == 0);
+    CHECK(number("--F1", "2") == 2);
+    CHECK_FALSE(find_hmmsearch_option("-h"));
+    CHECK_FALSE(find_hmmsearch_option("--mpi"));
+}
+
+TEST_CASE("the option table: a value spelled as Easel's default counts as not given") {
+    const auto as_default = [](const char* opt, const char* value) {
+        return spelled_as_default(*find_hmmsearch_option(opt), value);
+    };
+    CHECK(as_default("-E", "10.0"));
+    CHECK_FALSE(as_default("-E", "10"));
+    CHECK(as_default("--F2", "1e-3"));
+    CHECK_FALSE(as_default("--F2", "0.001"));
+    CHECK(as_default("--seed", "42"));
+    CHECK(as_default("--textw", "120"));
+    CHECK(as_default("--cpu", "2"));
+    CHECK_FALSE(as_default("-Z", ""));
 }
 
 TEST_CASE("-A and --pfamtblout make one run; the options check writes them to /dev/null") {
