@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/base/errors.hpp"
+#include "options_test_support.hpp"
 #include "tools/common/cli.hpp"
 #include "tools/nussinov/nussinov_options.hpp"
 #include "tools/nussinov/nussinov_stage.hpp"
@@ -16,23 +17,11 @@ using namespace warpdp;
 namespace {
 // gpu-nussinov's settings for `args` (the input first, without the program name).
 NussinovSettings settings(std::vector<std::string> args) {
-    args.insert(args.begin(), {"gpu-nussinov", "rnas.fa"});
-    std::vector<char*> argv;
-    for (auto& a : args) argv.push_back(a.data());
-    Cli cli("gpu-nussinov", "usage", "summary");
-    NussinovArgs a;
-    add_nussinov_options(cli, a);
-    REQUIRE(cli.parse(static_cast<int>(argv.size()), argv.data()));
-    return check_nussinov_options(cli, a);
+    args.insert(args.begin(), "rnas.fa");
+    return test::options_settings<NussinovArgs>("gpu-nussinov", std::move(args), add_nussinov_options,
+                                                check_nussinov_options);
 }
-std::string refusal(std::vector<std::string> args) {
-    try {
-        (void)settings(std::move(args));
-    } catch (const UsageError& e) {
-        return e.what();
-    }
-    return "";
-}
+std::string refusal(std::vector<std::string> args) { return test::usage_refusal([&] { (void)settings(args); }); }
 }  // namespace
 
 TEST_CASE("the defaults: every pair type weighs 1, G-U allowed, one unpaired base inside a pair, tsv") {

@@ -4,11 +4,12 @@
 
 #include <cstdint>
 #include <filesystem>
-#include <fstream>
 #include <string>
 #include <vector>
 
 #include "core/base/errors.hpp"
+#include "options_test_support.hpp"
+#include "test_support.hpp"
 #include "tools/common/cli.hpp"
 #include "tools/nw/nw_options.hpp"
 #include "tools/nw/nw_stage.hpp"
@@ -18,23 +19,13 @@ using namespace warpdp;
 namespace {
 // gpu-nw-dist's settings for `args` (the input first, without the program name).
 NwSettings settings(std::vector<std::string> args) {
-    args.insert(args.begin(), {"gpu-nw-dist", "reads.fa"});
-    std::vector<char*> argv;
-    for (auto& a : args) argv.push_back(a.data());
-    Cli cli("gpu-nw-dist", "usage", "summary");
-    NwArgs a;
-    add_nw_options(cli, a);
-    REQUIRE(cli.parse(static_cast<int>(argv.size()), argv.data()));
-    return check_nw_options(cli, a, [](const std::string&) {});
+    args.insert(args.begin(), "reads.fa");
+    return test::options_settings<NwArgs>("gpu-nw-dist", std::move(args), add_nw_options,
+                                          [](const Cli& cli, const NwArgs& a) {
+                                              return check_nw_options(cli, a, [](const std::string&) {});
+                                          });
 }
-std::string refusal(std::vector<std::string> args) {
-    try {
-        (void)settings(std::move(args));
-    } catch (const UsageError& e) {
-        return e.what();
-    }
-    return "";
-}
+std::string refusal(std::vector<std::string> args) { return test::usage_refusal([&] { (void)settings(args); }); }
 }  // namespace
 
 TEST_CASE("the settings: metric, strictness, length guard and writer options as given") {
@@ -55,13 +46,12 @@ TEST_CASE("the settings: metric, strictness, length guard and writer options as 
 }
 
 TEST_CASE("--lookup: SeqDist's table from the file, for --metric seqdist only") {
-    const std::filesystem::path file = std::filesystem::temp_directory_path() / "warpdp_test_nw_options_lookup.txt";
-    std::ofstream(file) << "0,1,2,3\n1,0,1,2\n2,1,0,1\n3,2,1,0\n";
+    const test::TempDir dir;
+    const std::filesystem::path file = dir.write("lookup.txt", "0,1,2,3\n1,0,1,2\n2,1,0,1\n3,2,1,0\n");
     const NwSettings s = settings({"--metric", "seqdist", "--lookup", file.string()});
     CHECK(s.table.at(0, 3) == 3.0);
     CHECK(s.table.at(2, 1) == 1.0);
     CHECK(refusal({"--lookup", file.string()}) == "--lookup applies to --metric seqdist only");
-    std::filesystem::remove(file);
 }
 
 TEST_CASE("refused before any read: --rows with --tile, a malformed slice, a value out of range") {

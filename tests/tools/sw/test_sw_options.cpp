@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/base/errors.hpp"
+#include "options_test_support.hpp"
 #include "tools/common/cli.hpp"
 #include "tools/sw/sw_options.hpp"
 
@@ -15,52 +16,33 @@ using namespace warpdp;
 namespace {
 // gpu-sw's settings for `args` (the two files first, without the program name).
 SwSettings settings(std::vector<std::string> args) {
-    args.insert(args.begin(), {"gpu-sw", "q.fa", "db.fa"});
-    std::vector<char*> argv;
-    for (auto& a : args) argv.push_back(a.data());
-    Cli cli("gpu-sw", "usage", kSwSummary);
-    SwArgs a;
-    add_sw_options(cli, a);
-    REQUIRE(cli.parse(static_cast<int>(argv.size()), argv.data()));
-    return check_sw_options(cli, a);
+    args.insert(args.begin(), {"q.fa", "db.fa"});
+    return test::options_settings<SwArgs>("gpu-sw", std::move(args), add_sw_options, check_sw_options);
 }
-// The UsageError `args` give, or "" when they pass.
-std::string refusal(std::vector<std::string> args) {
-    try {
-        (void)settings(std::move(args));
-    } catch (const UsageError& e) {
-        return e.what();
-    }
-    return "";
-}
+std::string refusal(std::vector<std::string> args) { return test::usage_refusal([&] { (void)settings(args); }); }
 }  // namespace
 
 TEST_CASE("--gap-open and --gap-extend: each 0 to 1000, and a one-residue gap costs 1 to 1000") {
-    auto refusal = [](int64_t open, int64_t extend) -> std::string {
+    auto gap_refusal = [](int64_t open, int64_t extend) -> std::string {
         SwArgs a;
         a.gap_open = open;
         a.gap_extend = extend;
-        try {
-            check_sw_args(a, SwFormat::tsv);
-        } catch (const UsageError& e) {
-            return e.what();
-        }
-        return "";
+        return test::usage_refusal([&] { check_sw_args(a, SwFormat::tsv); });
     };
-    CHECK(refusal(11, 1).empty());
-    CHECK(refusal(0, 1).empty());     // linear gaps
-    CHECK(refusal(1, 0).empty());     // a cost per gap, whatever its length
-    CHECK(refusal(0, 1000).empty());
-    CHECK(refusal(1000, 0).empty());
-    CHECK(refusal(-1, 1) == "--gap-open must be a whole number from 0 to 1000, not -1");
-    CHECK(refusal(1001, 0) == "--gap-open must be a whole number from 0 to 1000, not 1001");
-    CHECK(refusal(5, -1) == "--gap-extend must be a whole number from 0 to 1000, not -1");
-    CHECK(refusal(0, 0) == "--gap-open + --gap-extend (a one-residue gap's cost) must be from 1 to 1000, not 0");
-    CHECK(refusal(999, 2) == "--gap-open + --gap-extend (a one-residue gap's cost) must be from 1 to 1000, not 1001");
+    CHECK(gap_refusal(11, 1).empty());
+    CHECK(gap_refusal(0, 1).empty());     // linear gaps
+    CHECK(gap_refusal(1, 0).empty());     // a cost per gap, whatever its length
+    CHECK(gap_refusal(0, 1000).empty());
+    CHECK(gap_refusal(1000, 0).empty());
+    CHECK(gap_refusal(-1, 1) == "--gap-open must be a whole number from 0 to 1000, not -1");
+    CHECK(gap_refusal(1001, 0) == "--gap-open must be a whole number from 0 to 1000, not 1001");
+    CHECK(gap_refusal(5, -1) == "--gap-extend must be a whole number from 0 to 1000, not -1");
+    CHECK(gap_refusal(0, 0) == "--gap-open + --gap-extend (a one-residue gap's cost) must be from 1 to 1000, not 0");
+    CHECK(gap_refusal(999, 2) == "--gap-open + --gap-extend (a one-residue gap's cost) must be from 1 to 1000, not 1001");
     // Whatever passes is a scoring the engines take (extend <= first residue).
     for (int64_t open : {0, 1, 500, 999})
         for (int64_t extend : {int64_t{0}, int64_t{1}, 1000 - open})
-            if (refusal(open, extend).empty())
+            if (gap_refusal(open, extend).empty())
                 CHECK_NOTHROW(check_sw_scoring(sw_scoring(SwMatrix::builtin("BLOSUM62"),
                                                           SwGapCosts{static_cast<int>(open), static_cast<int>(extend)})));
 }
