@@ -1,22 +1,13 @@
 // gpu-hmmsearch: hmmsearch with its MSV, bias, Viterbi and Forward filters
 // run by gpu-viterbi (GPU when one is visible, else CPU). It takes
-// hmmsearch's own command line; the hit tables and the main output equal
-// plain hmmsearch's (only the pipeline statistics and a few header lines
-// differ), because the filter survivors are searched again by hmmsearch, one
-// run per model, their outputs stitched in model order
-// (tools/hmmer/filtered_hmmsearch).
+// hmmsearch's own command line and writes hmmsearch's outputs, equal but for
+// a few header and timing lines (docs/hmmer-filters.md §16.7): the stages
+// after the filters run in tools/hmmer/hmmsearch_last_stage, or in plain
+// hmmsearch for what that does not cover (tools/hmmer/filtered_hmmsearch).
 //   gpu-hmmsearch [hmmsearch options] MODELS.hmm TARGETS.fa
 //   gpu-hmmsearch --help | --version     (-h: hmmsearch's help)
-// --cpu N bounds every thread it runs (tools/hmmer/hmmsearch_threads).
-// Environment: WARPDP_DEVICE (--device of the filters, default auto),
-// WARPDP_THREADS (their threads, default all cores), HMMSEARCH (default:
-// hmmsearch), WARPDP_TIMES=1 (stage wall times on stderr), WARPDP_TRACE=1 (a
-// timeline of events on stderr, these and gpu-viterbi's:
-// core/base/trace.hpp), WARPDP_FORWARD=0 (leave the Forward filter to
-// hmmsearch), WARPDP_SPREAD (runs per model, gpu-viterbi --spread),
-// WARPDP_FINAL_JOBS (concurrent final runs; default one per model, at most
-// one per core), WARPDP_FINAL_NICE (the niceness added to final runs that
-// search while the filters run, default 10).
+// --help lists the environment it reads (tools/hmmer/hmmsearch_setup); --cpu
+// N bounds every thread it runs (tools/hmmer/hmmsearch_threads).
 #include <iostream>
 #include <string>
 #include <utility>

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "core/base/errors.hpp"
+#include "tools/common/tool_main.hpp"
 
 namespace warpdp {
 
@@ -53,6 +54,16 @@ uint64_t candidate_cells(const std::vector<FilterCandidates>& candidates, const 
     for (size_t mi = 0; mi < models.size(); ++mi)
         for (const auto& c : candidates[mi].list) cells += c.target_len * static_cast<uint64_t>(models[mi].msv.hmm.M);
     return cells;
+}
+
+std::vector<FilterCandidates> load_model_candidates(const std::string& path, const std::vector<FilterModel>& models,
+                                                    const std::string& hmm_path, const std::string& cand_name,
+                                                    const std::string& tool, bool quiet) {
+    if (path.empty()) return std::vector<FilterCandidates>(models.size());
+    CandidateStream stream = read_candidates(path);
+    if (stream.blank && !quiet)
+        warn(tool, cand_name + " is empty: no candidates (gpu-msv's tsv starts with a header line even then)");
+    return candidates_per_model(stream, models, hmm_path, cand_name);
 }
 
 }  // namespace warpdp

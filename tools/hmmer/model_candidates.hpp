@@ -14,6 +14,12 @@
 
 namespace warpdp {
 
+// The candidates of `path` (gpu-msv's rows; "-" for stdin) per model, each
+// model's empty when `path` is; an empty file is warned of unless `quiet`.
+std::vector<FilterCandidates> load_model_candidates(const std::string& path, const std::vector<FilterModel>& models,
+                                                    const std::string& hmm_path, const std::string& cand_name,
+                                                    const std::string& tool, bool quiet);
+
 // hmm_path and cand_name name the files in error messages.
 std::vector<FilterCandidates> candidates_per_model(CandidateStream& stream, const std::vector<FilterModel>& models,
                                                    const std::string& hmm_path, const std::string& cand_name);

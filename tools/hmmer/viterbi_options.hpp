@@ -20,6 +20,13 @@ struct ViterbiArgs {
     bool all = false, msv = false, nobias = false, forward = false, in_place = false;
 };
 
+// gpu-viterbi's own options and positional arguments, bound to `a`.
+void add_viterbi_options(Cli& cli, ViterbiArgs& a);
+
+// check_viterbi_args with what `cli` parsed, then the outputs checked
+// against the inputs and each other (UsageError).
+void check_viterbi_options(const Cli& cli, const ViterbiArgs& a);
+
 // Throws UsageError for options that do not go together (f1_given,
 // f3_given: --F1, --F3 given on the command line).
 void check_viterbi_args(const ViterbiArgs& a, bool f1_given, bool f3_given);

@@ -1,4 +1,5 @@
-// NussinovStage: codes, memory plan, the fold and its CPU fallback.
+// NussinovStage: codes, memory plan, the fold and its CPU fallback; the
+// pass over the input.
 #include "tools/nussinov/nussinov_stage.hpp"
 
 #include <chrono>
@@ -9,7 +10,9 @@
 #include "core/base/errors.hpp"
 #include "core/io/distinct_paths.hpp"
 #include "core/nussinov/nussinov_cpu.hpp"
+#include "core/io/seq_reader.hpp"
 #include "core/nussinov/rna_codes.hpp"
+#include "tools/common/progress.hpp"
 
 namespace warpdp {
 
@@ -116,6 +119,32 @@ std::vector<NussinovResult> NussinovStage::run(SeqBatch& batch, const Alphabet& 
         results[r].fold = std::move(folds[r]);
     }
     return results;
+}
+
+std::string nussinov_other_letters_warning(const NussinovTally& t, const std::string& path) {
+    if (!t.other) return "";
+    return path + ": " + std::to_string(t.other) + " letter" + (t.other == 1 ? "" : "s") +
+           " other than A, C, G, U and T (IUPAC codes such as N, gaps) never pair, the first in record " +
+           quoted_name(t.first_other) + " (--strict rejects them)";
+}
+
+void run_nussinov_stage(SeqReader& reader, const Alphabet& abc, bool strict, NussinovStage& stage,
+                        NussinovEngines& engines, NussinovWriter& writer, OutputFile& out, Progress& progress) {
+    SeqBatch batch;
+    for (;;) {
+        try {
+            if (!reader.next(batch)) break;
+        } catch (const InputError& e) {
+            if (!strict) throw;
+            throw InputError(e.file(), e.line(), e.message() + " (--strict accepts A, C, G, U and T only)");
+        }
+        const auto results = stage.run(batch, abc, engines);
+        if (stage.tally().sequences == results.size()) writer.header();
+        for (const auto& r : results) writer.write(r.name, r.desc, r.letters, r.length, r.fold);
+        out.flush();
+        progress.update(stage.tally().sequences, std::to_string(stage.tally().bases) + " bases");
+    }
+    progress.finish();
 }
 
 }  // namespace warpdp

@@ -14,8 +14,12 @@
 #include "core/io/seq_batch.hpp"
 #include "core/nussinov/nussinov_engine.hpp"
 #include "tools/common/tool_engines.hpp"
+#include "tools/nussinov/nussinov_output.hpp"
 
 namespace warpdp {
+
+class Progress;
+class SeqReader;
 
 using NussinovEngines = ToolEngines<std::unique_ptr<NussinovEngine>>;
 
@@ -45,6 +49,10 @@ nlohmann::ordered_json nussinov_stats(const NussinovTally& t, const NussinovPara
                                       const std::string& device, double seconds);
 std::string nussinov_summary_line(const NussinovTally& t, const std::string& device, double seconds);
 
+// The warning for letters that never pair, naming `path` and the first
+// record holding one; empty when there are none.
+std::string nussinov_other_letters_warning(const NussinovTally& t, const std::string& path);
+
 class NussinovStage {
 public:
     // abc: the reader's alphabet (for RNAfold's letters); vienna: keep them.
@@ -60,5 +68,12 @@ private:
     uint64_t cpu_budget_;
     NussinovTally tally_;
 };
+
+// gpu-nussinov's pass over its input: every batch of `reader` folded and
+// written, the header before the first result; each batch flushed to `out`
+// (its results are final: a pipe's reader takes them now). strict: the
+// reader's errors say that --strict limits the letters.
+void run_nussinov_stage(SeqReader& reader, const Alphabet& abc, bool strict, NussinovStage& stage,
+                        NussinovEngines& engines, NussinovWriter& writer, OutputFile& out, Progress& progress);
 
 }  // namespace warpdp

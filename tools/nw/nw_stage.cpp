@@ -29,6 +29,35 @@ NwReads load_nw_reads(const std::string& path, const NwReadOptions& opt,
     return reads;
 }
 
+std::vector<uint32_t> nw_read_lengths(const NwReads& reads) {
+    std::vector<uint32_t> lengths(reads.size());
+    for (uint64_t i = 0; i < reads.size(); ++i) lengths[i] = reads.length(i);
+    return lengths;
+}
+
+RowRange nw_row_range(const std::string& rows, const std::string& tile, const std::vector<uint32_t>& lengths) {
+    if (!rows.empty()) return parse_rows(rows, lengths.size());
+    if (!tile.empty()) return parse_tile(tile, lengths);
+    return RowRange{0, lengths.size()};
+}
+
+NwEngine& load_nw_engine(NwEngines& engines, const NwReads& reads, const NwCodedReads& coded) {
+    NwEngine* engine = engines.for_chunk().get();
+    try {
+        engine->load(reads, coded);
+    } catch (const ResourceError& e) {
+        engine = engines.cpu_for(e).get();
+        engine->load(reads, coded);
+    }
+    return *engine;
+}
+
+uint64_t nw_chunk_budget(uint64_t chunk_pairs, const NwEngines& engines) {
+    if (chunk_pairs) return chunk_pairs;
+    const uint64_t gpus = engines.on_cuda() ? engines.gpu_count() : 0;
+    return gpus ? (uint64_t{1} << 24) * gpus : uint64_t{1} << 20;
+}
+
 SeqDistTable choose_seqdist_table(const std::string& lookup, const std::function<void(const std::string&)>& note) {
     if (!lookup.empty()) return read_seqdist_table(lookup);
     const char* env = std::getenv("SEQ_LOOKUP_FILE");

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -15,6 +16,7 @@
 #include "core/nw/nw_metric.hpp"
 #include "core/nw/nw_reads.hpp"
 #include "core/nw/nw_rows.hpp"
+#include "tools/common/tool_engines.hpp"
 #include "tools/nw/nw_matrix_writer.hpp"
 
 namespace warpdp {
@@ -29,6 +31,24 @@ NwReads load_nw_reads(const std::string& path, const NwReadOptions& opt,
 // (as SeqDist reads it), else Tran.dat. `note` hears which file the
 // environment named.
 SeqDistTable choose_seqdist_table(const std::string& lookup, const std::function<void(const std::string&)>& note);
+
+using NwEngines = ToolEngines<std::unique_ptr<NwEngine>>;
+
+// Each read's length, in input order.
+std::vector<uint32_t> nw_read_lengths(const NwReads& reads);
+
+// The rows --rows (`rows`) or --tile (`tile`) names, checked against the
+// reads' count (UsageError); every row when both are empty.
+RowRange nw_row_range(const std::string& rows, const std::string& tile, const std::vector<uint32_t>& lengths);
+
+// The run's engine with the reads loaded: the started one, or under
+// --device auto the CPU's when the GPUs cannot hold them (ToolEngines::cpu_for).
+NwEngine& load_nw_engine(NwEngines& engines, const NwReads& reads, const NwCodedReads& coded);
+
+// Pairs a chunk: --chunk-pairs (`chunk_pairs`) when given, else enough to
+// keep every GPU busy between the stage's own steps (about 16M pairs a GPU,
+// 128 MB of distances each), or 1M pairs on the CPU.
+uint64_t nw_chunk_budget(uint64_t chunk_pairs, const NwEngines& engines);
 
 // Row chunks of about `budget` pairs (at least one row each), in order.
 std::vector<RowRange> nw_row_chunks(const RowRange& rows, uint64_t budget);

@@ -1,5 +1,5 @@
-// SwSearch: the options' checks, the queries, the chunk loop and its CPU
-// fallback, the finish, the summary.
+// SwSearch: the queries, the chunk loop and its CPU fallback, the finish,
+// the summary; the pass over the database.
 #include "tools/sw/sw_search.hpp"
 
 #include <algorithm>
@@ -7,38 +7,9 @@
 #include <cstdio>
 
 #include "core/base/alphabet.hpp"
+#include "tools/common/progress.hpp"
 
 namespace warpdp {
-
-void check_sw_args(const SwArgs& a, SwFormat format) {
-    // Boost reads "-1" into these unsigned options as their largest value;
-    // the message names the range, which starts at 1 (check_at_most's at 0).
-    if (a.max_hits == 0) throw UsageError("--max-hits must be at least 1");
-    if (a.max_hits > 10'000'000) throw UsageError("--max-hits must be a whole number from 1 to 10000000");
-    if (a.chunk_residues == 0) throw UsageError("--chunk-residues must be at least 1");
-    if (a.chunk_residues > uint64_t{1} << 40)
-        throw UsageError("--chunk-residues must be a whole number from 1 to " + std::to_string(uint64_t{1} << 40));
-    if (a.min_score < 1 || a.min_score > (int64_t{1} << 31) - 1)
-        throw UsageError("--min-score must be a whole number from 1 to 2^31 - 1, not " + std::to_string(a.min_score));
-    if (a.max_evalue && !(*a.max_evalue > 0)) throw UsageError("--evalue must be a number above 0");
-    if (a.max_evalue && a.no_evalue) throw UsageError("--evalue and --no-evalue exclude each other");
-    if (a.cigar && a.score_only) throw UsageError("--cigar needs alignments: not with --score-only");
-    if (format == SwFormat::m8 && a.score_only) throw UsageError("--format m8 needs alignments: not with --score-only");
-    if (format == SwFormat::m8 && a.no_evalue) throw UsageError("--format m8 needs E-values: not with --no-evalue");
-    if (a.query == "-" && a.db == "-") throw UsageError("--query and --db cannot both be stdin");
-    if (a.matrix == "-" && (a.query == "-" || a.db == "-"))
-        throw UsageError(std::string("--matrix and ") + (a.query == "-" ? "--query" : "--db") + " cannot both be stdin");
-    // BLAST's terms (docs/sw.md §1): open 0 is a linear gap cost, extend 0 a
-    // constant one; a one-residue gap, open + extend, must cost something,
-    // and at most 1000 (the engines' bound: §6).
-    if (a.gap_open < 0 || a.gap_open > 1000)
-        throw UsageError("--gap-open must be a whole number from 0 to 1000, not " + std::to_string(a.gap_open));
-    if (a.gap_extend < 0 || a.gap_extend > 1000)
-        throw UsageError("--gap-extend must be a whole number from 0 to 1000, not " + std::to_string(a.gap_extend));
-    if (a.gap_open + a.gap_extend < 1 || a.gap_open + a.gap_extend > 1000)
-        throw UsageError("--gap-open + --gap-extend (a one-residue gap's cost) must be from 1 to 1000, not " +
-                         std::to_string(a.gap_open + a.gap_extend));
-}
 
 SeqReaderOptions sw_reader_options(unsigned threads, uint64_t batch_residues) {
     SeqReaderOptions o;
@@ -217,6 +188,17 @@ std::string sw_summary_line(const SwTally& t, size_t queries, const std::string&
                   static_cast<unsigned long long>(t.hits), device.c_str(), t.engine.c_str(), seconds, gcups(t),
                   t.engine_seconds, t.traceback_seconds);
     return buf;
+}
+
+void run_sw_stage(SwSearch& search, SeqReader& reader, SwEngines& engines, Progress& progress) {
+    const std::string of_queries = " of " + std::to_string(search.queries().names.size());
+    SeqBatch chunk;
+    while (reader.next(chunk))
+        search.search(chunk, engines, [&](size_t q, uint64_t targets) {
+            progress.update(targets, "chunk " + std::to_string(search.tally().chunks + 1) + ", query " +
+                                         std::to_string(q + 1) + of_queries);
+        });
+    progress.finish();
 }
 
 }  // namespace warpdp

@@ -26,21 +26,9 @@
 
 namespace warpdp {
 
+class Progress;
+
 using SwEngines = ToolEngines<std::unique_ptr<SwEngine>>;
-
-// gpu-sw's own options, as parsed.
-struct SwArgs {
-    std::string query, db, matrix = "BLOSUM62", stats;
-    int64_t gap_open = 11, gap_extend = 1;  // BLAST's convention (SwGapCosts)
-    uint64_t max_hits = 500, chunk_residues = uint64_t{1} << 30;
-    int64_t min_score = 1;
-    std::optional<double> max_evalue;  // --evalue
-    bool no_evalue = false, cigar = false, score_only = false;
-};
-
-// The options' ranges and the combinations refused (UsageError), in the
-// order the messages are checked.
-void check_sw_args(const SwArgs& a, SwFormat format);
 
 // The reader's options for queries and database: `batch_residues` a chunk.
 SeqReaderOptions sw_reader_options(unsigned threads, uint64_t batch_residues);
@@ -107,6 +95,10 @@ private:
     std::vector<std::vector<SwHit>> hits_;
     SwTally tally_;
 };
+
+// gpu-sw's pass over the database: every chunk of `reader` searched on the
+// run's engines, progress told after each query of each chunk.
+void run_sw_stage(SwSearch& search, SeqReader& reader, SwEngines& engines, Progress& progress);
 
 // The run summary: --stats's JSON (its gap_open and gap_extend are the
 // options', BLAST's convention) and the line on stderr.

@@ -17,6 +17,7 @@
 #include "test_support.hpp"
 #include "tools/sw/sw_hits.hpp"
 #include "tools/sw/sw_matrix_choice.hpp"
+#include "tools/sw/sw_options.hpp"
 #include "tools/sw/sw_search.hpp"
 
 using namespace warpdp;
@@ -229,36 +230,6 @@ TEST_CASE("gap costs are BLAST's: a gap of k residues costs --gap-open + k x --g
     CHECK(sw_scoring(b62, SwGapCosts{}).gap_extend == 1);
     CHECK(SwArgs{}.gap_open == 11);
     CHECK(SwArgs{}.gap_extend == 1);
-}
-
-TEST_CASE("--gap-open and --gap-extend: each 0 to 1000, and a one-residue gap costs 1 to 1000") {
-    auto refusal = [](int64_t open, int64_t extend) -> std::string {
-        SwArgs a;
-        a.gap_open = open;
-        a.gap_extend = extend;
-        try {
-            check_sw_args(a, SwFormat::tsv);
-        } catch (const UsageError& e) {
-            return e.what();
-        }
-        return "";
-    };
-    CHECK(refusal(11, 1).empty());
-    CHECK(refusal(0, 1).empty());     // linear gaps
-    CHECK(refusal(1, 0).empty());     // a cost per gap, whatever its length
-    CHECK(refusal(0, 1000).empty());
-    CHECK(refusal(1000, 0).empty());
-    CHECK(refusal(-1, 1) == "--gap-open must be a whole number from 0 to 1000, not -1");
-    CHECK(refusal(1001, 0) == "--gap-open must be a whole number from 0 to 1000, not 1001");
-    CHECK(refusal(5, -1) == "--gap-extend must be a whole number from 0 to 1000, not -1");
-    CHECK(refusal(0, 0) == "--gap-open + --gap-extend (a one-residue gap's cost) must be from 1 to 1000, not 0");
-    CHECK(refusal(999, 2) == "--gap-open + --gap-extend (a one-residue gap's cost) must be from 1 to 1000, not 1001");
-    // Whatever passes is a scoring the engines take (extend <= first residue).
-    for (int64_t open : {0, 1, 500, 999})
-        for (int64_t extend : {int64_t{0}, int64_t{1}, 1000 - open})
-            if (refusal(open, extend).empty())
-                CHECK_NOTHROW(check_sw_scoring(sw_scoring(SwMatrix::builtin("BLOSUM62"),
-                                                          SwGapCosts{static_cast<int>(open), static_cast<int>(extend)})));
 }
 
 TEST_CASE("statistics: BLAST's entry for the matrix and gap costs, or an error naming the pairs it has") {
