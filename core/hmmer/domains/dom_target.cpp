@@ -31,7 +31,9 @@ const char* dom_outcome_error(DomOutcome o) noexcept {
 }
 
 DomKernels dom_reference_kernels() { return {dom_forward, dom_backward, dom_decoding, dom_optimal_accuracy}; }
-DomKernels dom_vector_kernels() { return {dom_forward_cpu, dom_backward_cpu, dom_decoding_cpu, dom_optimal_accuracy}; }
+DomKernels dom_vector_kernels() {
+    return {dom_forward_cpu, dom_backward_cpu, dom_decoding_cpu, dom_optimal_accuracy_cpu};
+}
 
 namespace {
 
