@@ -4,18 +4,30 @@
 
 namespace warpdp {
 
+namespace {
+
+// Storage for at least n values: grown by half again at least (targets of
+// slowly rising lengths would otherwise reallocate, and fault in fresh
+// pages, at every one), never shrunk, old contents not kept.
+void grow(std::vector<float>& v, size_t n) {
+    if (v.size() >= n) return;
+    const size_t want = std::max(n, v.size() + v.size() / 2);
+    v.clear();
+    v.resize(want);
+}
+
+}  // namespace
+
 void DomMatrix::reshape(int M, uint64_t L, bool full) {
     M_ = M;
     Q_ = fwd_segments(M);
     L_ = L;
     full_ = full;
     const size_t rows = full ? static_cast<size_t>(L) + 1 : 1;
-    const size_t cells = rows * row_floats();
-    if (dp_.size() < cells) {
-        dp_.clear();  // nothing to keep: no copy of the old cells
-        dp_.resize(cells);
-    }
-    xmx_.assign((static_cast<size_t>(L) + 1) * kDomSpecials, 0.0f);
+    grow(dp_, rows * row_floats());
+    const size_t specials = (static_cast<size_t>(L) + 1) * kDomSpecials;
+    grow(xmx_, specials);
+    std::fill_n(xmx_.begin(), specials, 0.0f);
     totscale = 0.0f;
     has_own_scales = true;
 }
