@@ -4,6 +4,7 @@
 // each result is flushed by hand.
 #include "core/hmmer/domains/dom_cpu.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -35,12 +36,25 @@ inline v4 shift_down(v4 a) { return v4{a[1], a[2], a[3], 0.0f}; }
 inline float hsum(v4 a) { return fl(fl(a[0] + a[1]) + fl(a[2] + a[3])); }
 inline float recip_dbl(float v) { return fl(static_cast<float>(1.0 / static_cast<double>(v))); }
 
-// Cells of one row of a matrix, as vectors.
+inline size_t at(int q, DomCell s) { return (static_cast<size_t>(q) * kDomCells + static_cast<size_t>(s)) * kFwdLanes; }
+
+// Cells of one row of a matrix, as vectors, through a pointer taken once a
+// row: the memcpy stores may alias anything in memory, so indexing through
+// the matrix would reload its fields after every store (§16.2).
 struct Row {
-    DomMatrix& mx;
-    uint64_t i;
-    v4 get(int q, DomCell s) const { return ld(mx.cell(i, q, s)); }
-    void set(int q, DomCell s, v4 v) const { st(mx.cell(i, q, s), v); }
+    float* p;
+    Row(DomMatrix& mx, uint64_t i) : p(mx.row(i)) {}
+    v4 get(int q, DomCell s) const { return ld(p + at(q, s)); }
+    void set(int q, DomCell s, v4 v) const { st(p + at(q, s), v); }
+};
+
+// The transitions of a profile, through a pointer held in a register.
+struct Trans {
+    const float* p;
+    explicit Trans(const FwdProfile& fp) : p(fp.trans.data()) {}
+    v4 operator()(int q, FwdTrans s) const {
+        return ld(p + (static_cast<size_t>(q) * kFwdNumTrans + static_cast<size_t>(s)) * kFwdLanes);
+    }
 };
 
 void store_specials(DomMatrix& mx, uint64_t i, float xE, float xN, float xJ, float xB, float xC) {
@@ -66,16 +80,19 @@ float dom_forward_cpu(const FwdProfile& p, const DomSpecialOdds& odds, std::span
     const FlushToZero ftz;
     const int Q = p.Q;
     const uint64_t L = dsq.size();
-    mx.resize(p.M, L, full);
+    // Rows 1..L are written whole before they are read; row 0 is cleared
+    // here (a parser's only row, which row 1 then overwrites in place).
+    mx.reshape(p.M, L, full);
+    std::fill_n(mx.row(0), mx.row_floats(), 0.0f);
     mx.has_own_scales = true;
     mx.totscale = 0.0f;
     float xE = 0.0f, xN = 1.0f, xJ = 0.0f, xB = odds.n_move, xC = 0.0f;
     store_specials(mx, 0, xE, xN, xJ, xB, xC);
     mx.x(0, kDomXScale) = 1.0f;
-    const auto t = [&](int q, FwdTrans s) { return ld(p.t(q, s)); };
+    const Trans t(p);
 
     for (uint64_t i = 1; i <= L; ++i) {
-        const Row prev{mx, i - 1}, cur{mx, i};
+        const Row prev(mx, i - 1), cur(mx, i);
         const float* rp = p.e(dsq[i - 1], 0);
         v4 dcv{}, xEv{};
         const v4 xBv = splat(xB);
@@ -146,15 +163,17 @@ float dom_backward_cpu(const FwdProfile& p, const DomSpecialOdds& odds, std::spa
         throw InternalError("Backward given a Forward matrix of another model or target");
     if (L == 0) return std::numeric_limits<float>::quiet_NaN();
     const FlushToZero ftz;
-    bck.resize(p.M, L, full);
+    // Every row is written whole before it is read (row 0 of a full matrix
+    // is cleared at the end), so the cells need no clearing here.
+    bck.reshape(p.M, L, full);
     bck.has_own_scales = false;
-    const auto t = [&](int q, FwdTrans s) { return ld(p.t(q, s)); };
+    const Trans t(p);
 
     float xJ = 0.0f, xB = 0.0f, xN = 0.0f;
     float xC = odds.c_move;
     float xE = fl(xC * odds.e_move);
     {
-        const Row r{bck, L};
+        const Row r(bck, L);
         for (int q = 0; q < Q; ++q) {
             r.set(q, kDomM, splat(xE));
             r.set(q, kDomD, splat(xE));
@@ -194,7 +213,7 @@ float dom_backward_cpu(const FwdProfile& p, const DomSpecialOdds& odds, std::spa
     }
 
     for (uint64_t i = L - 1; i >= 1; --i) {
-        const Row nxt{bck, i + 1}, cur{bck, i};
+        const Row nxt(bck, i + 1), cur(bck, i);
         const float* rp = p.e(dsq[i], 0);  // residue i+1
         v4 tmmv = shift_down(t(0, kFMM)), timv = shift_down(t(0, kFIM)), tdmv = shift_down(t(0, kFDM));
         v4 mpv = shift_down(fl(nxt.get(0, kDomM) * ld(rp)));
@@ -252,7 +271,7 @@ float dom_backward_cpu(const FwdProfile& p, const DomSpecialOdds& odds, std::spa
         store_specials(bck, i, xE, xN, xJ, xB, xC);
     }
 
-    const Row one{bck, 1};
+    const Row one(bck, 1);
     const float* rp = p.e(dsq[0], 0);
     v4 xBv{};
     for (int q = 0; q < Q; ++q) {
@@ -264,9 +283,7 @@ float dom_backward_cpu(const FwdProfile& p, const DomSpecialOdds& odds, std::spa
     xN = fl(fl(xB * odds.n_move) + fl(xN * odds.n_loop));
     store_specials(bck, 0, 0.0f, xN, 0.0f, xB, 0.0f);
     bck.x(0, kDomXScale) = 1.0f;
-    if (full)
-        for (int q = 0; q < Q; ++q)
-            for (DomCell c : {kDomM, kDomD, kDomI}) Row{bck, 0}.set(q, c, v4{});
+    if (full) std::fill_n(bck.row(0), bck.row_floats(), 0.0f);
     if (range_error(xN, L)) return std::numeric_limits<float>::quiet_NaN();
     return static_cast<float>(static_cast<double>(bck.totscale) + std::log(static_cast<double>(xN)));
 }
@@ -279,16 +296,18 @@ DomDecodeStatus dom_decoding_cpu(const DomSpecialOdds& odds, const DomMatrix& fw
     const int Q = fwd.Q();
     float scaleproduct = recip_dbl(bck.x(0, kDomXN));
     const bool own_scales = bck.has_own_scales;
-    if (&pp != &bck) pp.resize(fwd.M(), L, true);
-    for (int q = 0; q < Q; ++q)
-        for (DomCell c : {kDomM, kDomD, kDomI}) st(pp.cell(0, q, c), v4{});
+    if (&pp != &bck) pp.reshape(fwd.M(), L, true);  // every cell is written below
+    std::fill_n(pp.row(0), pp.row_floats(), 0.0f);
     for (DomSpecial s : {kDomXE, kDomXN, kDomXJ, kDomXC, kDomXB}) pp.x(0, s) = 0.0f;
     for (uint64_t i = 1; i <= L; ++i) {
         const v4 totr = splat(fl(scaleproduct * fwd.x(i, kDomXScale)));
+        const float* const f = fwd.row(i);
+        const float* const b = bck.row(i);
+        float* const d = pp.row(i);
         for (int q = 0; q < Q; ++q) {
-            st(pp.cell(i, q, kDomM), fl(fl(ld(fwd.cell(i, q, kDomM)) * ld(bck.cell(i, q, kDomM))) * totr));
-            st(pp.cell(i, q, kDomD), v4{});
-            st(pp.cell(i, q, kDomI), fl(fl(ld(fwd.cell(i, q, kDomI)) * ld(bck.cell(i, q, kDomI))) * totr));
+            st(d + at(q, kDomM), fl(fl(ld(f + at(q, kDomM)) * ld(b + at(q, kDomM))) * totr));
+            st(d + at(q, kDomD), v4{});
+            st(d + at(q, kDomI), fl(fl(ld(f + at(q, kDomI)) * ld(b + at(q, kDomI))) * totr));
         }
         pp.x(i, kDomXE) = 0.0f;
         pp.x(i, kDomXN) = fl(fl(fl(fwd.x(i - 1, kDomXN) * bck.x(i, kDomXN)) * odds.n_loop) * scaleproduct);
@@ -298,6 +317,94 @@ DomDecodeStatus dom_decoding_cpu(const DomSpecialOdds& odds, const DomMatrix& fw
         if (own_scales) scaleproduct = fl(scaleproduct * fl(fwd.x(i, kDomXScale) / bck.x(i, kDomXScale)));
     }
     return std::isinf(scaleproduct) ? DomDecodeStatus::overflow : DomDecodeStatus::ok;
+}
+
+namespace {
+
+constexpr float kNegInf = -std::numeric_limits<float>::infinity();
+
+// dom_optacc.cpp's per-lane steps on whole vectors: SSE's max (a > b ? a :
+// b, lane by lane), a zero transition masking its value to +0, -inf
+// entering lane 0.
+inline v4 vmax(v4 a, v4 b) { return a > b ? a : b; }
+inline v4 gate(v4 t, v4 v) { return t > v4{} ? v : v4{}; }
+inline v4 shifted_in(v4 a) { return v4{kNegInf, a[0], a[1], a[2]}; }
+
+}  // namespace
+
+float dom_optimal_accuracy_cpu(const FwdProfile& fp, const DomSpecialOdds& xo, const DomMatrix& pp, DomMatrix& ox) {
+    const int Q = fp.Q;
+    const uint64_t L = pp.L();
+    if (pp.M() != fp.M || pp.Q() != Q || !pp.full())
+        throw InternalError("optimal accuracy needs a full posterior matrix of the profile's shape");
+    ox.reshape(fp.M, L, true);  // row 0 is set here, rows 1..L are written whole
+    const v4 ninf = splat(kNegInf);
+    {
+        float* const r0 = ox.row(0);
+        for (int q = 0; q < Q; ++q)
+            for (DomCell c : {kDomM, kDomD, kDomI}) st(r0 + at(q, c), ninf);
+    }
+    ox.x(0, kDomXE) = kNegInf;
+    ox.x(0, kDomXN) = 0.0f;
+    ox.x(0, kDomXJ) = kNegInf;
+    ox.x(0, kDomXB) = 0.0f;
+    ox.x(0, kDomXC) = kNegInf;
+    const Trans t(fp);
+
+    for (uint64_t i = 1; i <= L; ++i) {
+        const float* const prev = ox.row(i - 1);
+        float* const cur = ox.row(i);
+        const float* const pr = pp.row(i);
+        const v4 xBv = splat(ox.x(i - 1, kDomXB));
+        v4 dcv = ninf, xEv = ninf;
+        v4 mpv = shifted_in(ld(prev + at(Q - 1, kDomM)));
+        v4 dpv = shifted_in(ld(prev + at(Q - 1, kDomD)));
+        v4 ipv = shifted_in(ld(prev + at(Q - 1, kDomI)));
+        for (int q = 0; q < Q; ++q) {
+            v4 sv = gate(t(q, kFBM), xBv);
+            sv = vmax(sv, gate(t(q, kFMM), mpv));
+            sv = vmax(sv, gate(t(q, kFIM), ipv));
+            sv = vmax(sv, gate(t(q, kFDM), dpv));
+            sv = sv + ld(pr + at(q, kDomM));
+            xEv = vmax(xEv, sv);
+            mpv = ld(prev + at(q, kDomM));
+            dpv = ld(prev + at(q, kDomD));
+            ipv = ld(prev + at(q, kDomI));
+            st(cur + at(q, kDomM), sv);
+            st(cur + at(q, kDomD), dcv);
+            dcv = gate(t(q, kFMD), sv);
+            st(cur + at(q, kDomI), vmax(gate(t(q, kFMI), mpv), gate(t(q, kFII), ipv)) + ld(pr + at(q, kDomI)));
+        }
+        dcv = shifted_in(dcv);
+        for (int q = 0; q < Q; ++q) {
+            const v4 d = vmax(dcv, ld(cur + at(q, kDomD)));
+            st(cur + at(q, kDomD), d);
+            dcv = gate(t(q, kFDD), d);
+        }
+        for (int pass = 1; pass < kFwdLanes; ++pass) {
+            dcv = shifted_in(dcv);
+            for (int q = 0; q < Q; ++q) {
+                st(cur + at(q, kDomD), vmax(dcv, ld(cur + at(q, kDomD))));
+                dcv = gate(t(q, kFDD), dcv);
+            }
+        }
+        for (int q = 0; q < Q; ++q) xEv = vmax(xEv, ld(cur + at(q, kDomD)));
+        const v4 a = vmax(xEv, v4{xEv[1], xEv[0], xEv[3], xEv[2]});
+        const float E = a[0] > a[2] ? a[0] : a[2];  // max(max(e0, e1), max(e2, e3))
+        ox.x(i, kDomXE) = E;
+
+        float t1 = xo.j_loop == 0.0f ? 0.0f : ox.x(i - 1, kDomXJ) + pp.x(i, kDomXJ);
+        float t2 = xo.e_loop == 0.0f ? 0.0f : E;
+        ox.x(i, kDomXJ) = t1 > t2 ? t1 : t2;
+        t1 = xo.c_loop == 0.0f ? 0.0f : ox.x(i - 1, kDomXC) + pp.x(i, kDomXC);
+        t2 = xo.e_move == 0.0f ? 0.0f : E;
+        ox.x(i, kDomXC) = t1 > t2 ? t1 : t2;
+        ox.x(i, kDomXN) = xo.n_loop == 0.0f ? 0.0f : ox.x(i - 1, kDomXN) + pp.x(i, kDomXN);
+        t1 = xo.n_move == 0.0f ? 0.0f : ox.x(i, kDomXN);
+        t2 = xo.j_move == 0.0f ? 0.0f : ox.x(i, kDomXJ);
+        ox.x(i, kDomXB) = t1 > t2 ? t1 : t2;
+    }
+    return ox.x(L, kDomXC);
 }
 
 }  // namespace warpdp

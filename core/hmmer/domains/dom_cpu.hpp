@@ -1,9 +1,10 @@
-// The optimized CPU forms of the post-filter Forward, Backward and posterior
-// decoding: the arithmetic of dom_fwdback.hpp and dom_decoding.hpp,
-// operation for operation, on GCC 4 x float vectors (SSE on x86-64) with the
-// FPU's flush-to-zero mode on for the call, so every result equals the
-// scalar reference's bit for bit (docs/hmmer-filters.md §16.2). Four lanes
-// exactly, as HMMER's sums depend on them (core/hmmer/fwd/fwd_cpu.hpp says why).
+// The optimized CPU forms of the post-filter Forward, Backward, posterior
+// decoding and optimal-accuracy fill: the arithmetic of dom_fwdback.hpp,
+// dom_decoding.hpp and dom_optacc.hpp, operation for operation, on GCC
+// 4 x float vectors (SSE on x86-64) with the FPU's flush-to-zero mode on for
+// the call, so every result equals the scalar reference's bit for bit
+// (docs/hmmer-filters.md §16.2). Four lanes exactly, as HMMER's sums depend
+// on them (core/hmmer/fwd/fwd_cpu.hpp says why).
 #pragma once
 
 #include <cstdint>
@@ -22,5 +23,7 @@ float dom_backward_cpu(const FwdProfile& p, const DomSpecialOdds& odds, std::spa
                        const DomMatrix& fwd, DomMatrix& bck, bool full);
 DomDecodeStatus dom_decoding_cpu(const DomSpecialOdds& odds, const DomMatrix& fwd, const DomMatrix& bck,
                                  DomMatrix& pp);
+// dom_optacc.hpp's fill, whole vectors for its lanes (equal to the bit).
+float dom_optimal_accuracy_cpu(const FwdProfile& fp, const DomSpecialOdds& xo, const DomMatrix& pp, DomMatrix& ox);
 
 }  // namespace warpdp

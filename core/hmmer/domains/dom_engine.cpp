@@ -15,12 +15,14 @@ public:
     void search(const DomModel& model, std::span<const DomTarget> targets, const DomSettings& settings,
                 std::span<DomResult> out) override {
         // One target a block: their costs differ by orders of magnitude.
+        // The workspaces outlive the call, so their matrices stop growing
+        // (and faulting in fresh pages) after the first batches; a search
+        // reseeds its generator itself, so no result depends on what a
+        // workspace did before.
         const unsigned workers = parallel_workers(targets.size(), threads_, 1);
-        std::vector<DomWorkspace> ws;
-        ws.reserve(workers);
-        for (unsigned w = 0; w < workers; ++w) ws.emplace_back(settings.seed);
+        while (ws_.size() < workers) ws_.emplace_back(settings.seed);
         parallel_for_workers(targets.size(), threads_, 1, [&](unsigned w, size_t j) {
-            out[j].outcome = dom_search_target(kernels_, model, targets[j], settings, ws[w], out[j].hit);
+            out[j].outcome = dom_search_target(kernels_, model, targets[j], settings, ws_[w], out[j].hit);
         });
     }
 
@@ -28,6 +30,7 @@ private:
     std::string name_;
     DomKernels kernels_;
     unsigned threads_;
+    std::vector<DomWorkspace> ws_;
 };
 
 }  // namespace

@@ -22,7 +22,8 @@ class DomEngine {
 public:
     virtual ~DomEngine() = default;
     virtual std::string name() const = 0;
-    // out[j] for targets[j], each of length >= 1.
+    // out[j] for targets[j], each of length >= 1. One call at a time on an
+    // engine: it keeps its threads' workspaces from call to call.
     virtual void search(const DomModel& model, std::span<const DomTarget> targets, const DomSettings& settings,
                         std::span<DomResult> out) = 0;
 };

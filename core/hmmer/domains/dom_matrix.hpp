@@ -23,9 +23,14 @@ enum DomSpecial : int { kDomXE = 0, kDomXN, kDomXJ, kDomXB, kDomXC, kDomXScale, 
 class DomMatrix {
 public:
     DomMatrix() = default;
-    // Sizes the matrix for a profile of M nodes and a target of L residues;
-    // contents are unspecified until a fill writes them.
+    // Sizes the matrix for a profile of M nodes and a target of L residues,
+    // every cell and special 0 (the scalar references rely on that).
     void resize(int M, uint64_t L, bool full);
+    // As resize, but the cells keep whatever the storage held: for fills
+    // that write every cell before they read it (docs/hmmer-filters.md
+    // §16.2). Specials are 0. Storage only grows, so a workspace's matrices
+    // stop allocating once they have seen their largest target.
+    void reshape(int M, uint64_t L, bool full);
 
     int M() const noexcept { return M_; }
     int Q() const noexcept { return Q_; }
@@ -39,6 +44,11 @@ public:
     const float* cell(uint64_t i, int q, DomCell s) const noexcept {
         return &dp_[((row_index(i) * static_cast<size_t>(Q_) + static_cast<size_t>(q)) * kDomCells + static_cast<size_t>(s)) * kFwdLanes];
     }
+    // Row i's cells (row 0's for a parser): cell s of position q at
+    // [(q * kDomCells + s) * kFwdLanes], rows row_floats() apart.
+    float* row(uint64_t i) noexcept { return dp_.data() + row_index(i) * row_floats(); }
+    const float* row(uint64_t i) const noexcept { return dp_.data() + row_index(i) * row_floats(); }
+    size_t row_floats() const noexcept { return static_cast<size_t>(Q_) * kDomCells * kFwdLanes; }
     float& x(uint64_t i, DomSpecial s) noexcept { return xmx_[i * kDomSpecials + static_cast<size_t>(s)]; }
     float x(uint64_t i, DomSpecial s) const noexcept { return xmx_[i * kDomSpecials + static_cast<size_t>(s)]; }
 

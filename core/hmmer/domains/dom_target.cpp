@@ -30,8 +30,10 @@ const char* dom_outcome_error(DomOutcome o) noexcept {
     }
 }
 
-DomKernels dom_reference_kernels() { return {dom_forward, dom_backward, dom_decoding}; }
-DomKernels dom_vector_kernels() { return {dom_forward_cpu, dom_backward_cpu, dom_decoding_cpu}; }
+DomKernels dom_reference_kernels() { return {dom_forward, dom_backward, dom_decoding, dom_optimal_accuracy}; }
+DomKernels dom_vector_kernels() {
+    return {dom_forward_cpu, dom_backward_cpu, dom_decoding_cpu, dom_optimal_accuracy_cpu};
+}
 
 namespace {
 
@@ -59,7 +61,7 @@ struct Search {
         if (std::isnan(envsc)) return DomOutcome::forward_range_error;
         if (std::isnan(k.backward(om, uni, sub, ws.fwd, ws.bck, true))) return DomOutcome::backward_range_error;
         if (k.decoding(uni, ws.fwd, ws.bck, ws.bck) != DomDecodeStatus::ok) return DomOutcome::no_domain;  // bck: posteriors
-        const float oasc = dom_optimal_accuracy(om, uni, ws.bck, ws.oa);
+        const float oasc = k.optimal_accuracy(om, uni, ws.bck, ws.oa);
         DomTrace tr;
         dom_oa_trace(om, uni, ws.bck, ws.oa, tr, i - 1);
         DomDomain d;

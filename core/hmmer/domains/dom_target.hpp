@@ -44,6 +44,7 @@ struct DomKernels {
     float (*backward)(const FwdProfile&, const DomSpecialOdds&, std::span<const uint8_t>, const DomMatrix&,
                       DomMatrix&, bool);
     DomDecodeStatus (*decoding)(const DomSpecialOdds&, const DomMatrix&, const DomMatrix&, DomMatrix&);
+    float (*optimal_accuracy)(const FwdProfile&, const DomSpecialOdds&, const DomMatrix&, DomMatrix&);
 };
 DomKernels dom_reference_kernels();
 DomKernels dom_vector_kernels();

@@ -1,8 +1,10 @@
-// The vector forms of Forward, Backward and decoding (dom_cpu.hpp) compute
-// the scalar references' numbers bit for bit: every cell, special, scale
-// factor and score, on random models of every stripe shape (both sides of
-// M = 100), multihit and unihit, full and parser matrices, including a
-// Backward that takes its own scale factors and targets without a path.
+// The vector forms of Forward, Backward, decoding and the optimal-accuracy
+// fill (dom_cpu.hpp) compute the scalar references' numbers bit for bit:
+// every cell, special, scale factor and score, on random models of every
+// stripe shape (both sides of M = 100), multihit and unihit, full and parser
+// matrices, including a Backward that takes its own scale factors and targets
+// without a path. The vector forms write into matrices left full of NaN by
+// a larger earlier use, so a cell they read before writing shows.
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -11,6 +13,7 @@
 #include "core/hmmer/domains/dom_cpu.hpp"
 #include "core/hmmer/domains/dom_decoding.hpp"
 #include "core/hmmer/domains/dom_fwdback.hpp"
+#include "core/hmmer/domains/dom_optacc.hpp"
 #include "core/hmmer/profile.hpp"
 #include "dom_test_support.hpp"
 #include "fwd_test_support.hpp"
@@ -36,19 +39,74 @@ bool same_matrix(const DomMatrix& a, const DomMatrix& b) {
     return true;
 }
 
+// A matrix whose storage holds NaN in every cell of a larger shape than
+// the fills below ask for.
+DomMatrix poisoned(int M, uint64_t L) {
+    DomMatrix m;
+    m.resize(M + 9, L + 5, true);
+    for (uint64_t i = 0; i <= m.L(); ++i)
+        for (int q = 0; q < m.Q(); ++q)
+            for (DomCell c : {kDomM, kDomD, kDomI})
+                for (int z = 0; z < kFwdLanes; ++z) m.cell(i, q, c)[z] = std::nanf("");
+    return m;
+}
+
 void check_same(const FwdProfile& fp, const DomSpecialOdds& odds, const std::vector<uint8_t>& dsq) {
     for (bool full : {true, false}) {
         CAPTURE(full);
-        DomMatrix f1, f2, b1, b2;
+        DomMatrix f1, b1;
+        DomMatrix f2 = poisoned(fp.M, dsq.size()), b2 = poisoned(fp.M, dsq.size());
         CHECK(same_score(dom_forward(fp, odds, dsq, f1, full), dom_forward_cpu(fp, odds, dsq, f2, full)));
         CHECK(same_matrix(f1, f2));
         CHECK(same_score(dom_backward(fp, odds, dsq, f1, b1, full), dom_backward_cpu(fp, odds, dsq, f1, b2, full)));
         CHECK(same_matrix(b1, b2));
         if (!full) continue;
-        DomMatrix p1, p2;
+        DomMatrix p1, p2 = poisoned(fp.M, dsq.size());
         CHECK(dom_decoding(odds, f1, b1, p1) == dom_decoding_cpu(odds, f1, b1, p2));
         CHECK(same_matrix(p1, p2));
+        // In place, as the search decodes: bck becomes the posteriors.
+        DomMatrix b3 = b1;
+        CHECK(dom_decoding(odds, f1, b1, b1) == dom_decoding_cpu(odds, f1, b3, b3));
+        CHECK(same_matrix(b1, b3));
     }
+}
+
+// A profile of M nodes where some nodes lack their insert state or their
+// delete path (zero transitions), which the optimal-accuracy fill masks.
+FwdProfile profile_with_gaps(int M) {
+    Hmm h = random_vit_hmm(M, frand(1.0f, 20.0f));
+    auto t = [&](int k) -> auto& { return h.t[static_cast<size_t>(k)]; };
+    for (int k = 1; k < M; ++k) {
+        if (uniform(0, 4) == 0) t(k)[kTMI] = t(k)[kTII] = t(k)[kTIM] = 0.0f;
+        if (k + 1 < M && uniform(0, 4) == 0) t(k)[kTMD] = t(k)[kTDD] = t(k + 1)[kTDM] = t(k + 1)[kTDD] = 0.0f;
+    }
+    return build_fwd_profile(build_profile(h));
+}
+
+// Posteriors in [0, 1] in every lane (padding included): eighths, so that
+// sums tie often, or arbitrary floats; some exact zeros.
+DomMatrix random_posteriors(int M, uint64_t L, bool eighths) {
+    DomMatrix pp;
+    pp.resize(M, L, true);
+    auto p = [&] {
+        if (uniform(0, 9) == 0) return 0.0f;
+        return eighths ? static_cast<float>(uniform(0, 8)) / 8.0f : frand(0.0f, 1.0f);
+    };
+    for (uint64_t i = 1; i <= L; ++i) {
+        for (int q = 0; q < pp.Q(); ++q)
+            for (int z = 0; z < kFwdLanes; ++z) {
+                pp.cell(i, q, kDomM)[z] = p();
+                pp.cell(i, q, kDomI)[z] = p();
+            }
+        for (DomSpecial s : {kDomXN, kDomXJ, kDomXC}) pp.x(i, s) = p();
+    }
+    return pp;
+}
+
+void check_same_oa(const FwdProfile& fp, const DomSpecialOdds& xo, const DomMatrix& pp) {
+    DomMatrix o1, o2 = poisoned(fp.M, pp.L());
+    CHECK(same_score(dom_optimal_accuracy(fp, xo, pp, o1), dom_optimal_accuracy_cpu(fp, xo, pp, o2)));
+    CHECK(same_matrix(o1, o2));
 }
 
 }  // namespace
@@ -76,4 +134,36 @@ TEST_CASE("the vector forms equal the references where Backward takes its own sc
         const OwnScaleCase c = own_scale_case(seed);
         check_same(build_fwd_profile(c.prof), dom_special_odds(c.dsq.size(), false), c.dsq);
     }
+}
+
+TEST_CASE("the vector optimal-accuracy fill equals the scalar one bit for bit") {
+    seed();
+    int compared = 0;
+    for (int M : {1, 2, 3, 4, 5, 8, 9, 13, 57, 99, 100, 101, 180}) {
+        CAPTURE(M);
+        for (int trial = 0; trial < 6; ++trial) {
+            const FwdProfile fp = profile_with_gaps(M);
+            const auto L = static_cast<uint64_t>(uniform(1, M > 100 ? 120 : 250));
+            CAPTURE(L);
+            for (bool multihit : {true, false}) {
+                const DomSpecialOdds xo = dom_special_odds(L, multihit);
+                check_same_oa(fp, xo, random_posteriors(M, L, trial % 2 == 0));
+                ++compared;
+            }
+        }
+        // Posteriors as decoding leaves them, from homologs and random targets.
+        const Hmm h = random_vit_hmm(M, frand(1.0f, 40.0f));
+        const FwdProfile fp = build_fwd_profile(build_profile(h));
+        for (const auto& dsq : fwd_targets_for(h, 3, 300)) {
+            CAPTURE(dsq.size());
+            const DomSpecialOdds uni = dom_special_odds(dsq.size(), false);
+            DomMatrix f, b;
+            if (std::isnan(dom_forward(fp, uni, dsq, f, true)) || std::isnan(dom_backward(fp, uni, dsq, f, b, true)))
+                continue;
+            if (dom_decoding(uni, f, b, b) != DomDecodeStatus::ok) continue;
+            check_same_oa(fp, uni, b);
+            ++compared;
+        }
+    }
+    MESSAGE(compared << " posterior matrices compared");
 }
