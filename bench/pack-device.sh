@@ -27,7 +27,7 @@ for m in RRM_1 2OG-FeII_Oxy_3 Caudal_act LuxC Patched SMC_N; do zcat "$ex/testsu
 for m in fn3 globins4 Pkinase RRM_1 2OG-FeII_Oxy_3 Caudal_act LuxC Patched SMC_N; do
     hmmconvert "$tmp/$m.hmm"   # one model at a time: a file mixes no format versions
 done > "$dest/models/nine.hmm"
-for f in gpu-check.sh hmmer-e2e.sh nw-50k.sh hmmsearch-workloads.sh make-hmmer-db.sh make-pfam-like.sh; do
+for f in gpu-check.sh hmmer-e2e.sh nw-50k.sh hmmsearch-workloads.sh make-hmmer-db.sh make-pfam-like.sh sw-tool.sh; do
     cp "$root/bench/$f" "$dest/"
 done
 mkdir -p "$dest/data" && cp /usr/share/doc/vsearch-examples/BioMarKs50k.fsa.gz "$dest/data/"
@@ -47,7 +47,8 @@ s1=skipped; [ -n "${SKIP_GPU_CHECK:-}" ] || { WARPDP_PREBUILT=$here/bin bash "$h
 s2=skipped; [ -n "${SKIP_E2E:-}" ] || { bash "$here/hmmer-e2e.sh" "$here/bin" "$here/models" "${E2E_SEQUENCES:-1000000}"; s2=$?; }
 s3=skipped; [ -n "${SKIP_NW:-}" ] || { bash "$here/nw-50k.sh" "$here/bin" "$here/data/BioMarKs50k.fsa.gz"; s3=$?; }
 s4=skipped; [ -z "${WORKLOADS:-}" ] || { bash "$here/hmmsearch-workloads.sh" "$here/bin" "$here/models" "$WORKLOADS"; s4=$?; }
+s5=skipped; [ -z "${SW_TOOL:-}" ] || { bash "$here/sw-tool.sh" "$here/bin" "$SW_TOOL"; s5=$?; }
 tar -czf "$final_out/logs.tar.gz" -C "$OUT" .
-echo "gpu-check rc=$s1, e2e rc=$s2, nw rc=$s3, workloads rc=$s4"
+echo "gpu-check rc=$s1, e2e rc=$s2, nw rc=$s3, workloads rc=$s4, sw-tool rc=$s5"
 RUN
 du -sh "$dest"

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <future>
 
 #include "core/base/alphabet.hpp"
 #include "tools/common/progress.hpp"
@@ -50,7 +51,8 @@ void SwSearch::note_engine(const std::string& name) {
     else if (tally_.engine != name && tally_.engine.find('+') == std::string::npos) tally_.engine += "+" + name;
 }
 
-void SwSearch::search(SeqBatch& chunk, SwEngine& engine, const CpuFor& cpu_for, const QueryDone& progress) {
+void SwSearch::search(SeqBatch& chunk, SwEngine& engine, const CpuFor& cpu_for, const QueryDone& progress,
+                      bool rank_beside) {
     // Identity classes are kept only for a chunk holding a letter the matrix lacks.
     std::vector<uint8_t> classes;
     const auto own_class = [&](uint8_t x) { return codes_.own_class(x); };
@@ -71,9 +73,12 @@ void SwSearch::search(SeqBatch& chunk, SwEngine& engine, const CpuFor& cpu_for, 
     }
     note_engine(on->name());
     SwEngine* cpu = nullptr;  // for the queries `on` refuses
-    std::vector<int32_t> scores(chunk.size());
+    // Two score buffers: query q's ranking may run beside query q+1's scan.
+    std::vector<int32_t> buffers[2] = {std::vector<int32_t>(chunk.size()), std::vector<int32_t>(chunk.size())};
     std::vector<std::shared_ptr<const SwHitTarget>> copies(chunk.size());
+    std::future<void> ranking;  // waited for before the next one starts: one ranking at a time, queries in order
     for (size_t q = 0; q < queries_.codes.size(); ++q) {
+        std::vector<int32_t>& scores = buffers[q % 2];
         SwEngine* by = on;
         try {
             on->score(queries_.codes[q], scores);
@@ -90,9 +95,15 @@ void SwSearch::search(SeqBatch& chunk, SwEngine& engine, const CpuFor& cpu_for, 
         const SwEngineStats st = by->last_stats();
         tally_.cells += st.cells;
         tally_.recomputed += st.recomputed;
-        merge_sw_chunk(hits_[q], scores, chunk, classes, opt_.max_hits, opt_.min_score, copies);
+        if (ranking.valid()) ranking.get();
+        const auto rank = [this, q, &scores, &chunk, &classes, &copies] {
+            merge_sw_chunk(hits_[q], scores, chunk, classes, opt_.max_hits, opt_.min_score, copies);
+        };
+        if (rank_beside) ranking = std::async(std::launch::async, rank);
+        else rank();
         progress(q, tally_.targets + chunk.size() * (q + 1) / queries_.codes.size());
     }
+    if (ranking.valid()) ranking.get();
     tally_.engine_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - e0).count();
     tally_.targets += chunk.size();
     tally_.residues += chunk.total_residues();
@@ -102,10 +113,13 @@ void SwSearch::search(SeqBatch& chunk, SwEngine& engine, const CpuFor& cpu_for, 
 void SwSearch::search(SeqBatch& chunk, SwEngines& engines, const QueryDone& progress) {
     SwEngine& engine = *engines.for_chunk();
     const bool cuda = engines.on_cuda();
-    search(chunk, engine, [&engines, cuda](const ResourceError& e) -> SwEngine& {
-        if (!cuda) throw e;
-        return *engines.cpu_for(e);
-    }, progress);
+    search(
+        chunk, engine,
+        [&engines, cuda](const ResourceError& e) -> SwEngine& {
+            if (!cuda) throw e;
+            return *engines.cpu_for(e);
+        },
+        progress, cuda);
 }
 
 void SwSearch::finish(unsigned threads) {

@@ -70,7 +70,11 @@ public:
     // counted by the share of its queries done.
     using CpuFor = std::function<SwEngine&(const ResourceError&)>;
     using QueryDone = std::function<void(size_t, uint64_t)>;
-    void search(SeqBatch& chunk, SwEngine& engine, const CpuFor& cpu_for, const QueryDone& progress);
+    // rank_beside: each query's ranking runs on a second thread while the
+    // engine scans the next query (worth it when the engine is a GPU's; the
+    // hits are the same either way).
+    void search(SeqBatch& chunk, SwEngine& engine, const CpuFor& cpu_for, const QueryDone& progress,
+                bool rank_beside = false);
     // The same on the run's engines: refused work goes to the CPU under
     // --device auto (ToolEngines' policy).
     void search(SeqBatch& chunk, SwEngines& engines, const QueryDone& progress);

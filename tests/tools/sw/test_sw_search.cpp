@@ -308,7 +308,7 @@ struct SearchRun {
 };
 
 SearchRun search_all(const std::vector<std::string>& queries, const std::vector<std::string>& db, SwEngine& engine,
-                     const SwSearch::CpuFor& cpu_for) {
+                     const SwSearch::CpuFor& cpu_for, bool rank_beside = false) {
     const SwMatrix& m = SwMatrix::builtin("BLOSUM62");
     static const SwCodes codes(m);
     const Alphabet& abc = Alphabet::amino();
@@ -338,7 +338,7 @@ SearchRun search_all(const std::vector<std::string>& queries, const std::vector<
             for (uint8_t x : easel(db[t])) c.residues.push_back(x);
             c.close_record("t" + std::to_string(t), "");
         }
-        search.search(c, engine, cpu_for, [](size_t, uint64_t) {});
+        search.search(c, engine, cpu_for, [](size_t, uint64_t) {}, rank_beside);
     }
     search.finish(1);
     return {search.hits(), search.tally()};
@@ -383,6 +383,12 @@ TEST_CASE("work an engine refuses goes to the CPU's engines: a whole chunk it ca
         const SearchRun r = search_all(queries, db, short_queries, to_cpu);
         same_hits(r);
         CHECK(asked == 2);  // once a chunk
+        CHECK(r.tally.engine == "refusing+reference");
+    }
+    SUBCASE("each query ranked beside the next one's scan: the same hits, refused work too") {
+        Refusing short_queries(db.size() / 2, 40);
+        const SearchRun r = search_all(queries, db, short_queries, to_cpu, true);
+        same_hits(r);
         CHECK(r.tally.engine == "refusing+reference");
     }
     SUBCASE("refused work is an error where there is no CPU to take it") {
