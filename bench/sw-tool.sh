@@ -7,7 +7,9 @@
 # the twenty queries once and a run of them three times, so it holds no
 # database read; the whole process is the once run's wall time. With
 # OLD_SW (another gpu-sw binary) both are timed in the same run, and the
-# hits compared.
+# hits compared. With CHUNK (residues), gpu-sw is also timed with
+# --chunk-residues CHUNK, so the database read overlaps the first chunks'
+# scans (the default chunk holds the whole of these databases).
 #   bash bench/sw-tool.sh BIN_DIR [N_TARGETS (default 1000000)]
 set -euo pipefail
 bin=$1
@@ -27,16 +29,17 @@ wall() { local t0 t1; t0=$(date +%s.%N); "$@" > /dev/null; t1=$(date +%s.%N); aw
 sum_lengths=$(echo "$lengths" | tr ' ' '\n' | awk '{ s += $1 } END { print s }')
 for db in swissprot-like lognormal350; do
     residues=$(grep -v '^>' "$work/$db.fa" | tr -d '\n' | wc -c)
-    for tool in gpu-sw ${OLD_SW:+old}; do
+    for tool in gpu-sw ${OLD_SW:+old} ${CHUNK:+chunked}; do
         exe=$bin/gpu-sw; [ "$tool" = old ] && exe=$OLD_SW
-        run() { "$exe" --query "$work/$1" --db "$work/$db.fa" --device cuda --score-only --no-evalue --max-hits 10 -o "$work/$db.$tool.$1.tsv"; }
+        extra=(); [ "$tool" = chunked ] && extra=(--chunk-residues "$CHUNK")
+        run() { "$exe" --query "$work/$1" --db "$work/$db.fa" --device cuda --score-only --no-evalue --max-hits 10 "${extra[@]}" -o "$work/$db.$tool.$1.tsv"; }
         w1=$(wall run q1.fa); w3=$(wall run q3.fa)
         awk -v db="$db" -v tool="$tool" -v r="$residues" -v q="$sum_lengths" -v w1="$w1" -v w3="$w3" 'BEGIN {
             scan = (w3 - w1) / 2
             printf "%s %s: %d residues x %d query residues = %.3g cells a pass; whole process %.2f s, scan %.2f s (%.2f TCUPS)\n",
                 db, tool, r, q, r * q, w1, scan, r * q / scan / 1e12 }'
     done
-    if [ -n "${OLD_SW:-}" ]; then
-        cmp -s "$work/$db.gpu-sw.q1.fa.tsv" "$work/$db.old.q1.fa.tsv" && echo "$db: hits identical" || echo "$db: HITS DIFFER"
-    fi
+    for other in ${OLD_SW:+old} ${CHUNK:+chunked}; do
+        cmp -s "$work/$db.gpu-sw.q1.fa.tsv" "$work/$db.$other.q1.fa.tsv" && echo "$db: $other hits identical" || echo "$db: $other HITS DIFFER"
+    done
 done
