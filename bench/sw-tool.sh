@@ -10,6 +10,7 @@
 # hits compared. With CHUNK (residues), gpu-sw is also timed with
 # --chunk-residues CHUNK, so the database read overlaps the first chunks'
 # scans (the default chunk holds the whole of these databases).
+# DEVICE (default cuda) picks the device.
 #   bash bench/sw-tool.sh BIN_DIR [N_TARGETS (default 1000000)]
 set -euo pipefail
 bin=$1
@@ -32,7 +33,7 @@ for db in swissprot-like lognormal350; do
     for tool in gpu-sw ${OLD_SW:+old} ${CHUNK:+chunked}; do
         exe=$bin/gpu-sw; [ "$tool" = old ] && exe=$OLD_SW
         extra=(); [ "$tool" = chunked ] && extra=(--chunk-residues "$CHUNK")
-        run() { "$exe" --query "$work/$1" --db "$work/$db.fa" --device cuda --score-only --no-evalue --max-hits 10 "${extra[@]}" -o "$work/$db.$tool.$1.tsv"; }
+        run() { "$exe" --query "$work/$1" --db "$work/$db.fa" --device "${DEVICE:-cuda}" --score-only --no-evalue --max-hits 10 "${extra[@]}" -o "$work/$db.$tool.$1.tsv"; }
         w1=$(wall run q1.fa); w3=$(wall run q3.fa)
         awk -v db="$db" -v tool="$tool" -v r="$residues" -v q="$sum_lengths" -v w1="$w1" -v w3="$w3" 'BEGIN {
             scan = (w3 - w1) / 2
