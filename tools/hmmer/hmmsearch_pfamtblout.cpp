@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/hmmer/pvalue.hpp"
+#include "core/hmmer/report/hit_list.hpp"
 #include "tools/hmmer/hmmsearch_report_text.hpp"
 
 namespace warpdp {
@@ -40,12 +41,12 @@ std::string pfamtblout_query(const QueryReport& q) {
                 rows.push_back({&h, &d, ++nd, q.thresholds.inc_by_E ? -d.lnP : static_cast<double>(d.bitscore)});
     }
     s += "\n";
-    // The targets' order: sortkey, then name, then alignment start.
-    std::sort(rows.begin(), rows.end(), [](const DomainRow& a, const DomainRow& b) {
+    // hmmsearch's order: sortkey, then name, then the alignments (hit_list.hpp).
+    std::stable_sort(rows.begin(), rows.end(), [](const DomainRow& a, const DomainRow& b) {
         if (a.sortkey != b.sortkey) return a.sortkey > b.sortkey;
         const int c = std::strcmp(a.hit->name.c_str(), b.hit->name.c_str());
         if (c != 0) return c < 0;
-        return a.dom->iali < b.dom->iali;
+        return hmmer_alignment_order(a.dom->iali, a.dom->jali, b.dom->iali, b.dom->jali) < 0;
     });
     s += "# Domain scores\n# -------------\n#\n";
     appendf(s, "# %-*s %6s %9s %5s %5s %6s %6s %6s %6s %6s %6s     %s\n", tnamew - 1, " name", "bits", "E-value", "hit",

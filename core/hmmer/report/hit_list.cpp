@@ -68,15 +68,20 @@ bool domain_includable(const HitThresholds& t, float score, double lnP) {
     return score >= t.incdomT;
 }
 
+int hmmer_alignment_order(int64_t ia, int64_t ja, int64_t ib, int64_t jb) noexcept {
+    const bool forward_a = ia < ja, forward_b = ib < jb;
+    if (forward_a != forward_b) return forward_a ? -1 : 1;
+    return ia < ib ? -1 : ia > ib ? 1 : 0;
+}
+
 void sort_hits(std::vector<DomHit>& hits) {
-    std::sort(hits.begin(), hits.end(), [](const DomHit& a, const DomHit& b) {
+    std::stable_sort(hits.begin(), hits.end(), [](const DomHit& a, const DomHit& b) {
         if (a.sortkey != b.sortkey) return a.sortkey > b.sortkey;
         const int c = std::strcmp(a.name.c_str(), b.name.c_str());
         if (c != 0) return c < 0;
-        // (nhmmer's strand rule: protein alignments always run forward.)
-        const int64_t ia = a.domains.empty() ? 0 : a.domains[0].iali;
-        const int64_t ib = b.domains.empty() ? 0 : b.domains[0].iali;
-        return ia < ib;
+        if (a.domains.empty() || b.domains.empty()) return !a.domains.empty() && b.domains.empty();
+        const DomDomain &da = a.domains[0], &db = b.domains[0];
+        return hmmer_alignment_order(da.iali, da.jali, db.iali, db.jali) < 0;
     });
 }
 

@@ -46,9 +46,18 @@ inline bool keeps_hit(const HitThresholds& t, double Z_so_far, float score, doub
     return target_reportable(now, score, lnP);
 }
 
-// Best first: larger sortkey, then name (strcmp order), then alignment start
-// of the first domain.
+// Best first: larger sortkey, then name (strcmp order), then the first
+// domains' alignments (hmmer_alignment_order).
 void sort_hits(std::vector<DomHit>& hits);
+
+// hmmsearch's order of two rows (hits, or --pfamtblout's domains) whose
+// sortkeys and names are equal, by their alignments' start and end: an
+// alignment that runs forward (start < end) before one that does not (a
+// one-residue alignment counts as reverse: nhmmer's strand rule, applied to
+// proteins too), then by start; -1, 0 (qsort's ties keep their order:
+// glibc's qsort is a merge sort, so sort stably) or 1
+// (docs/hmmer-filters.md §16.6).
+int hmmer_alignment_order(int64_t ia, int64_t ja, int64_t ib, int64_t jb) noexcept;
 
 // Marks the reported and included targets and domains of sorted `hits`, sets
 // t.domZ (unless --domZ did), the per-hit counts, and hides the second of two

@@ -38,6 +38,20 @@ TEST_CASE("sorting: larger sortkey first, then name in strcmp order, then alignm
     CHECK(hits[3].name == "b");
 }
 
+TEST_CASE("sorting ties: forward alignments before one-residue ones, whatever their starts; full ties keep their order") {
+    CHECK(hmmer_alignment_order(153, 158, 22, 22) < 0);  // hmmsearch's --pfamtblout puts 153..158 first
+    CHECK(hmmer_alignment_order(22, 22, 153, 158) > 0);
+    CHECK(hmmer_alignment_order(3, 9, 5, 6) < 0);
+    CHECK(hmmer_alignment_order(7, 7, 5, 5) > 0);
+    CHECK(hmmer_alignment_order(4, 9, 4, 20) == 0);
+    std::vector<DomHit> hits = {hit("a", -5, 1, 40), hit("a", -5, 2, 40), hit("a", -5, 3, 9)};
+    hits[2].domains[0].jali = 9;  // one residue
+    sort_hits(hits);
+    CHECK(hits[0].score == 1);  // equal keys: file order
+    CHECK(hits[1].score == 2);
+    CHECK(hits[2].score == 3);
+}
+
 TEST_CASE("thresholds: domZ is the number of reported targets; a domain is included only in an included target") {
     ReportOptions o;
     Hmm hmm;
