@@ -6,43 +6,20 @@
 // Lane shifts and the (e0+e1)+(e2+e3) sums go through shuffles within the
 // four; every other value a thread reads is its own lane's, so the only
 // cross-thread memory traffic is the specials, written by lane 0 and read
-// after a __syncwarp.
+// after a __syncwarp. Compiled for the host too, by
+// tests/kernels/dom/test_dom_emulated.cpp: there the arithmetic is the
+// scalar references' (each result flushed by hand).
 #pragma once
 
 #include <cstdint>
 
+#include "kernels/dom/dom_layout.hpp"
+
 namespace warpdp {
-
-// One job, as the host lays it out in the batch's arena (floats):
-// spec_off: Forward specials (L + 1) x 6, then Backward specials (L + 1) x 6.
-// mat_off, full job: Forward cells (L + 1) x R plus (L + 1) x 6 unused, then
-//   Backward cells (L + 1) x R, decoded in place into the posteriors, plus
-//   the posterior specials (L + 1) x 6 (R = Q * 12).
-// mat_off, parser job: two rows of R, rows i and i-1 of either pass.
-struct DomJobDesc {
-    uint64_t res_off, L, spec_off, mat_off;
-    float n_loop, n_move, e_loop, e_move, c_loop, c_move, j_loop, j_move;
-    uint32_t full, pad;
-};
-
-// Result flags of a job.
-inline constexpr uint32_t kDomFlagOwnScales = 1;  // Backward took its own scale factors
-inline constexpr uint32_t kDomFlagOverflow = 2;   // decoding's scale product became infinite
-
-struct DomParams {
-    const float* emit;   // FwdProfile::emit
-    const float* trans;  // FwdProfile::trans
-    int M, Q;
-    const uint8_t* res;
-    const DomJobDesc* jobs;
-    const uint32_t* order;  // group g runs job order[g]
-    uint32_t n;
-    float* arena;
-    uint32_t* flags;  // per job
-};
 
 namespace dom_device {
 
+#if defined(__CUDA_ARCH__)
 __device__ __forceinline__ float mul(float a, float b) {
     float r;
     asm("mul.rn.ftz.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
@@ -58,6 +35,12 @@ __device__ __forceinline__ float div(float a, float b) {
     asm("div.rn.ftz.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
     return r;
 }
+#else
+__device__ __forceinline__ float flushed(float r) { return (r < 1.17549435e-38f && r > -1.17549435e-38f) ? 0.0f * r : r; }
+__device__ __forceinline__ float mul(float a, float b) { return flushed(a * b); }
+__device__ __forceinline__ float add(float a, float b) { return flushed(a + b); }
+__device__ __forceinline__ float div(float a, float b) { return flushed(a / b); }
+#endif
 // fl(1 / v) with the quotient in double, the conversion flushed as SSE's is.
 __device__ __forceinline__ float recip_dbl(float v) {
     const float r = __double2float_rn(1.0 / static_cast<double>(v));
@@ -332,7 +315,7 @@ __device__ bool decode(const Lane& ln, const DomJobDesc& jd, const float* F, flo
                        mul(mul(mul(fp[kC], bi[kC]), jd.c_loop), sp), bi[kScale]);
         if (own) sp = mul(sp, div(fx[i * kX + kScale], bi[kScale]));
     }
-    return isinf(sp);
+    return fabsf(sp) > 3.40282347e+38f;  // infinite
 }
 
 }  // namespace dom_device
