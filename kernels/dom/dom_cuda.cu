@@ -30,6 +30,7 @@ public:
 
     int device() const noexcept override { return device_; }
     float* arena() const noexcept override { return arena_.get(); }
+    void* stream() const noexcept override { return stream_->get(); }
 
     void set_model(const FwdProfile& fp) override {
         DeviceGuard guard(device_);

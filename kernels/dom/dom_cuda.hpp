@@ -81,6 +81,11 @@ public:
     virtual void copy_forward(size_t j, DomMatrix& fwd) const = 0;
     // Base of the device memory the offsets count from.
     virtual float* arena() const noexcept = 0;
+    // The cudaStream_t the engine works on, as a plain pointer: work that
+    // on_batch queues on it runs before the next batch overwrites the
+    // matrices; work on any other stream must be finished when on_batch
+    // returns.
+    virtual void* stream() const noexcept = 0;
 };
 
 // An engine on one device. budget_bytes > 0 caps the device memory of one
