@@ -11,7 +11,9 @@
 // row and cell. Skips (77) without a GPU.
 #include <doctest/doctest.h>
 
+#include <chrono>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "core/base/errors.hpp"
@@ -133,4 +135,52 @@ TEST_CASE("CUDA post-filter: a call cut into many batches by the memory budget")
     const std::vector<DomCudaJob> big{{dsq, dom_special_odds(dsq.size(), false), true}};
     std::vector<DomCudaResult> out(1);
     CHECK_THROWS_AS(tiny->run(big, out), ResourceError);
+}
+
+TEST_CASE("CUDA post-filter: a call of gpu-hmmsearch's shape, timed beside the CPU forms") {
+    require_gpu();
+    seed();
+    // M = 260; 500 whole targets of about 350 residues (a fifth homologs) as
+    // parser jobs, and 1500 envelopes of 100 to 400 residues as full jobs.
+    const Hmm h = random_vit_hmm(260, 20.0f);
+    const FwdProfile fp = build_fwd_profile(build_profile(h));
+    std::vector<std::vector<uint8_t>> targets;
+    while (targets.size() < 500) {
+        auto s = targets.size() % 5 == 0 ? sample_homolog(h, 50) : random_vit_codes(static_cast<size_t>(uniform(250, 450)), 1);
+        if (!s.empty()) targets.push_back(std::move(s));
+    }
+    std::vector<DomCudaJob> jobs;
+    for (const auto& s : targets) jobs.push_back({s, dom_special_odds(s.size(), true), false});
+    for (int e = 0; e < 1500; ++e) {
+        const auto& s = targets[static_cast<size_t>(e) % targets.size()];
+        const auto n = std::min(s.size(), static_cast<size_t>(uniform(100, 400)));
+        const auto a = static_cast<size_t>(uniform(0, static_cast<int>(s.size() - n)));
+        jobs.push_back({std::span<const uint8_t>(s).subspan(a, n), dom_special_odds(s.size(), false), true});
+    }
+    auto eng = make_dom_cuda_engine(0);
+    eng->set_model(fp);
+    std::vector<DomCudaResult> got(jobs.size());
+    eng->run(jobs, got);  // warm-up: allocations
+    const auto t0 = std::chrono::steady_clock::now();
+    long batches = 0;
+    size_t last_first = 0, last_n = 0;
+    eng->run(jobs, got, [&](size_t first, size_t n) {
+        ++batches;
+        last_first = first;
+        last_n = n;
+    });
+    const auto t1 = std::chrono::steady_clock::now();
+    const std::vector<Want> want = cpu_results(fp, jobs);
+    const auto t2 = std::chrono::steady_clock::now();
+    const auto ms = [](auto d) { return std::chrono::duration<double, std::milli>(d).count(); };
+    MESSAGE("GPU " << ms(t1 - t0) << " ms in " << batches << " batch(es); CPU forms " << ms(t2 - t1) << " ms on "
+                   << std::max(1u, std::min(16u, std::thread::hardware_concurrency())) << " threads");
+    Tally t;
+    for (size_t j = 0; j < jobs.size(); ++j) {
+        DomMatrix f, b;
+        eng->specials(j, f, b);
+        compare_job(job_name(fp, jobs, j), want[j], got[j], f, b, t);
+    }
+    check_matrices(*eng, fp, jobs, want, last_first, last_n, t);  // the resident ones
+    CHECK(t.bad == 0);
 }
