@@ -15,6 +15,14 @@
 
 #include "kernels/dom/dom_layout.hpp"
 
+// The row loops unrolled on the device, so more loads are in flight; the
+// host emulation takes them as they are.
+#if defined(__CUDACC__)
+#define WARPDP_DOM_UNROLL _Pragma("unroll 4")
+#else
+#define WARPDP_DOM_UNROLL
+#endif
+
 namespace warpdp {
 
 namespace dom_device {
@@ -76,6 +84,7 @@ struct Lane {
     }
     __device__ void rescale(float* row, float scale) const {
         const float r = recip_dbl(scale);
+        WARPDP_DOM_UNROLL
         for (int q = 0; q < Q; ++q)
             for (int c = 0; c < 3; ++c) row[q * 12 + c * 4] = mul(row[q * 12 + c * 4], r);
     }
@@ -112,6 +121,7 @@ __device__ void forward(const Lane& ln, const DomJobDesc& jd, const uint8_t* dsq
         float mpv = ln.shift_up(prev[(Q - 1) * 12 + 0]);
         float dpv = ln.shift_up(prev[(Q - 1) * 12 + 4]);
         float ipv = ln.shift_up(prev[(Q - 1) * 12 + 8]);
+        WARPDP_DOM_UNROLL
         for (int q = 0; q < Q; ++q) {
             float sv = mul(xB, ln.t(q, tBM));
             sv = add(sv, mul(mpv, ln.t(q, tMM)));
@@ -129,6 +139,7 @@ __device__ void forward(const Lane& ln, const DomJobDesc& jd, const uint8_t* dsq
         }
         dcv = ln.shift_up(dcv);
         cur[4] = 0.0f;
+        WARPDP_DOM_UNROLL
         for (int q = 0; q < Q; ++q) {
             const float d = add(dcv, cur[q * 12 + 4]);
             cur[q * 12 + 4] = d;
@@ -137,6 +148,7 @@ __device__ void forward(const Lane& ln, const DomJobDesc& jd, const uint8_t* dsq
         for (int pass = 1; pass < 4; ++pass) {
             dcv = ln.shift_up(dcv);
             bool changed = false;
+            WARPDP_DOM_UNROLL
             for (int q = 0; q < Q; ++q) {
                 const float old = cur[q * 12 + 4];
                 const float d = add(dcv, old);
@@ -147,6 +159,7 @@ __device__ void forward(const Lane& ln, const DomJobDesc& jd, const uint8_t* dsq
             // the vote is taken by all four lanes whatever M is
             if (!__any_sync(ln.group, changed) && ln.p.M >= 100) break;
         }
+        WARPDP_DOM_UNROLL
         for (int q = 0; q < Q; ++q) xEv = add(cur[q * 12 + 4], xEv);
         xE = ln.hsum(xEv);
         xN = mul(xN, jd.n_loop);
@@ -225,6 +238,7 @@ __device__ bool backward(const Lane& ln, const DomJobDesc& jd, const uint8_t* ds
               tdmv = ln.shift_down(ln.t(0, tDM));
         float mpv = ln.shift_down(mul(nxt[0], ln.e(x, 0)));
         float xBv = 0.0f;
+        WARPDP_DOM_UNROLL
         for (int q = Q - 1; q >= 0; --q) {
             const float ipv = nxt[q * 12 + 8];
             cur[q * 12 + 8] = add(mul(ipv, ln.t(q, tII)), mul(mpv, timv));
@@ -243,6 +257,7 @@ __device__ bool backward(const Lane& ln, const DomJobDesc& jd, const uint8_t* ds
         xN = add(mul(xB, jd.n_move), mul(xN, jd.n_loop));
         xE = add(mul(xC, jd.e_move), mul(xJ, jd.e_loop));
         float dpv = ln.shift_down(add(cur[4], xE)), dcv = 0.0f;
+        WARPDP_DOM_UNROLL
         for (int q = Q - 1; q >= 0; --q) {
             dcv = mul(dpv, ln.t(q, tDD));
             const float d = add(cur[q * 12 + 4], add(dcv, xE));
@@ -252,12 +267,14 @@ __device__ bool backward(const Lane& ln, const DomJobDesc& jd, const uint8_t* ds
         }
         for (int pass = 1; pass < 4; ++pass) {
             dcv = ln.shift_down(dcv);
+            WARPDP_DOM_UNROLL
             for (int q = Q - 1; q >= 0; --q) {
                 dcv = mul(dcv, ln.t(q, tDD));
                 cur[q * 12 + 4] = add(cur[q * 12 + 4], dcv);
             }
         }
         dcv = ln.shift_down(cur[4]);
+        WARPDP_DOM_UNROLL
         for (int q = Q - 1; q >= 0; --q) {
             cur[q * 12 + 0] = add(cur[q * 12 + 0], mul(dcv, ln.t(q, tMD)));
             dcv = cur[q * 12 + 4];
@@ -303,6 +320,7 @@ __device__ bool decode(const Lane& ln, const DomJobDesc& jd, const float* F, flo
         const float totr = mul(sp, fx[i * kX + kScale]);
         const float* const f = F + i * ln.R;
         float* const b = P + i * ln.R;
+        WARPDP_DOM_UNROLL
         for (int q = 0; q < Q; ++q) {
             b[q * 12 + 0] = mul(mul(f[q * 12 + 0], b[q * 12 + 0]), totr);
             b[q * 12 + 4] = 0.0f;
