@@ -1,0 +1,186 @@
+// The CUDA post-filter Forward, Backward and decoding (kernels/dom/dom_cuda.hpp)
+// against the CPU forms (dom_cpu.hpp), bit for bit (NaN for NaN): every
+// score, every special and scale factor of both matrices, totscale and the
+// Backward's own-scales switch, and for full jobs every Forward cell, every
+// posterior cell and special and the decoding status. Fresh random models
+// each run (the seed is printed) over many stripe shapes on both sides of
+// M = 100, random, homologous and two-domain targets, parser jobs mixed with
+// envelope (unihit) and region (multihit) jobs on pieces of them, the case
+// where Backward takes its own scale factors and decoding overflows, and
+// calls cut into many batches. A mismatch names the first differing job,
+// row and cell. Skips (77) without a GPU.
+#include <doctest/doctest.h>
+
+#include <chrono>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "core/base/errors.hpp"
+#include "core/hmmer/profile.hpp"
+#include "cuda_test_support.hpp"
+#include "dom_cuda_test_support.hpp"
+#include "kernels/dom/dom_cuda.hpp"
+
+using namespace warpdp;
+using namespace warpdp::test;
+
+namespace {
+
+// The resident full jobs [first, first + n) against the CPU's matrices.
+void check_matrices(const DomCudaEngine& eng, const FwdProfile& fp, const std::vector<DomCudaJob>& jobs,
+                    const std::vector<Want>& want, size_t first, size_t n, Tally& t) {
+    for (size_t j = first; j < first + n; ++j) {
+        if (!jobs[j].full) continue;
+        const DomDeviceMatrix pm = eng.posterior(j), fm = eng.forward(j);
+        if (pm.cells != eng.arena() + pm.offset || pm.specials != pm.cells + (pm.L + 1) * pm.row_floats() ||
+            fm.offset + fm.floats() != pm.offset || pm.L != jobs[j].dsq.size() || pm.Q != fp.Q)
+            t.fail(job_name(fp, jobs, j) + ": device matrix views not in DomMatrix's layout");
+        DomMatrix f, pp;
+        eng.copy_forward(j, f);
+        eng.copy_posterior(j, pp);
+        compare_full(job_name(fp, jobs, j), want[j], f, pp, t);
+    }
+}
+
+// Runs the jobs on the engine and compares everything with the CPU forms;
+// returns where each batch began.
+std::vector<size_t> compare(DomCudaEngine& eng, const FwdProfile& fp, const std::vector<DomCudaJob>& jobs, Tally& t) {
+    const std::vector<Want> want = cpu_results(fp, jobs);
+    std::vector<DomCudaResult> got(jobs.size());
+    eng.set_model(fp);
+    size_t next = 0;
+    std::vector<size_t> starts;
+    eng.run(jobs, got, [&](size_t first, size_t n) {
+        if (first != next || n == 0) t.fail("batches not in order: " + std::to_string(first) + "+" + std::to_string(n));
+        next = first + n;
+        ++t.batches;
+        starts.push_back(first);
+        check_matrices(eng, fp, jobs, want, first, n, t);
+    });
+    if (next != jobs.size()) t.fail("batches ended at job " + std::to_string(next));
+    for (size_t j = 0; j < jobs.size(); ++j) {
+        DomMatrix f, b;
+        eng.specials(j, f, b);
+        compare_job(job_name(fp, jobs, j), want[j], got[j], f, b, t);
+    }
+    return starts;
+}
+
+}  // namespace
+
+TEST_CASE("CUDA post-filter Forward, Backward and decoding == the CPU forms, bit for bit") {
+    require_gpu();
+    seed();
+    auto eng = make_dom_cuda_engine(0);
+    Tally t;
+    for (int M : {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 33, 34, 35, 36, 57, 99, 100, 101, 102, 103, 180, 260, 513}) {
+        for (int rep = 0; rep < 2; ++rep) {
+            const Hmm h = random_vit_hmm(M, rep ? 1.0f : frand(5.0f, 40.0f));
+            const FwdProfile fp = build_fwd_profile(build_profile(h));
+            const auto targets = targets_for(h, M > 200 ? 400 : 900);
+            compare(*eng, fp, mixed_jobs(targets), t);
+        }
+    }
+    MESSAGE(t.jobs << " jobs (" << t.full << " full, " << t.cells << " cells), " << t.nan << " with a NaN score, "
+                   << t.own << " Backwards on own scales, " << t.bad << " mismatches");
+    CHECK(t.bad == 0);
+    CHECK(t.full > 0);
+    CHECK(t.nan > 0);  // targets of only -inf codes
+}
+
+TEST_CASE("CUDA post-filter: a Backward on its own scale factors, and a decoding that overflows") {
+    require_gpu();
+    auto eng = make_dom_cuda_engine(0);
+    Tally t;
+    for (uint64_t s = 0; s <= 7; ++s) {
+        const OwnScaleCase c = own_scale_case(s);
+        const FwdProfile fp = build_fwd_profile(c.prof);
+        const std::span<const uint8_t> dsq(c.dsq);
+        std::vector<DomCudaJob> jobs;
+        for (bool multihit : {false, true})
+            for (bool full : {false, true}) jobs.push_back({dsq, dom_special_odds(dsq.size(), multihit), full});
+        compare(*eng, fp, jobs, t);
+    }
+    CHECK(t.bad == 0);
+    CHECK(t.own > 0);
+    CHECK(t.overflow > 0);
+}
+
+TEST_CASE("CUDA post-filter: a call cut into many batches by the memory budget") {
+    require_gpu();
+    seed();
+    auto eng = make_dom_cuda_engine(0, uint64_t{3} << 20);  // a few jobs a batch
+    Tally t;
+    for (int M : {7, 64, 101}) {
+        const Hmm h = random_vit_hmm(M, frand(5.0f, 40.0f));
+        const FwdProfile fp = build_fwd_profile(build_profile(h));
+        const auto targets = targets_for(h, 600);
+        const auto jobs = mixed_jobs(targets);
+        const std::vector<size_t> starts = compare(*eng, fp, jobs, t);
+        CHECK(starts.size() > 1);
+        // after the call, the last batch's matrices are on the device, no earlier one's
+        for (size_t j = 0; j < jobs.size(); ++j) {
+            if (!jobs[j].full) continue;
+            if (j < starts.back()) CHECK_THROWS_AS(static_cast<void>(eng->posterior(j)), InternalError);
+            else CHECK_NOTHROW(static_cast<void>(eng->posterior(j)));
+        }
+    }
+    CHECK(t.bad == 0);
+    // a job larger than the whole budget is refused
+    auto tiny = make_dom_cuda_engine(0, 4096);
+    const Hmm h = random_vit_hmm(50);
+    tiny->set_model(build_fwd_profile(build_profile(h)));
+    const std::vector<uint8_t> dsq = random_vit_codes(300);
+    const std::vector<DomCudaJob> big{{dsq, dom_special_odds(dsq.size(), false), true}};
+    std::vector<DomCudaResult> out(1);
+    CHECK_THROWS_AS(tiny->run(big, out), ResourceError);
+}
+
+TEST_CASE("CUDA post-filter: a call of gpu-hmmsearch's shape, timed beside the CPU forms") {
+    require_gpu();
+    seed();
+    // M = 260; 500 whole targets of about 350 residues (a fifth homologs) as
+    // parser jobs, and 1500 envelopes of 100 to 400 residues as full jobs.
+    const Hmm h = random_vit_hmm(260, 20.0f);
+    const FwdProfile fp = build_fwd_profile(build_profile(h));
+    std::vector<std::vector<uint8_t>> targets;
+    while (targets.size() < 500) {
+        auto s = targets.size() % 5 == 0 ? sample_homolog(h, 50) : random_vit_codes(static_cast<size_t>(uniform(250, 450)), 1);
+        if (!s.empty()) targets.push_back(std::move(s));
+    }
+    std::vector<DomCudaJob> jobs;
+    for (const auto& s : targets) jobs.push_back({s, dom_special_odds(s.size(), true), false});
+    for (int e = 0; e < 1500; ++e) {
+        const auto& s = targets[static_cast<size_t>(e) % targets.size()];
+        const auto n = std::min(s.size(), static_cast<size_t>(uniform(100, 400)));
+        const auto a = static_cast<size_t>(uniform(0, static_cast<int>(s.size() - n)));
+        jobs.push_back({std::span<const uint8_t>(s).subspan(a, n), dom_special_odds(s.size(), false), true});
+    }
+    auto eng = make_dom_cuda_engine(0);
+    eng->set_model(fp);
+    std::vector<DomCudaResult> got(jobs.size());
+    eng->run(jobs, got);  // warm-up: allocations
+    const auto t0 = std::chrono::steady_clock::now();
+    long batches = 0;
+    size_t last_first = 0, last_n = 0;
+    eng->run(jobs, got, [&](size_t first, size_t n) {
+        ++batches;
+        last_first = first;
+        last_n = n;
+    });
+    const auto t1 = std::chrono::steady_clock::now();
+    const std::vector<Want> want = cpu_results(fp, jobs);
+    const auto t2 = std::chrono::steady_clock::now();
+    const auto ms = [](auto d) { return std::chrono::duration<double, std::milli>(d).count(); };
+    MESSAGE("GPU " << ms(t1 - t0) << " ms in " << batches << " batch(es); CPU forms " << ms(t2 - t1) << " ms on "
+                   << std::max(1u, std::min(16u, std::thread::hardware_concurrency())) << " threads");
+    Tally t;
+    for (size_t j = 0; j < jobs.size(); ++j) {
+        DomMatrix f, b;
+        eng->specials(j, f, b);
+        compare_job(job_name(fp, jobs, j), want[j], got[j], f, b, t);
+    }
+    check_matrices(*eng, fp, jobs, want, last_first, last_n, t);  // the resident ones
+    CHECK(t.bad == 0);
+}
