@@ -1,10 +1,10 @@
 // The CUDA engine of gpu-nussinov: sequences of length 0 and 1 answered on
 // the host; short ones whose two tables fit shared memory (choose()) folded
-// by the batch kernels, many per launch, with the structure traced on the
-// GPU; all others by the tiled wavefront (nussinov_kernels.cuh): those of up
-// to kTilesBatchMaxTiles tiles a side many per launch, traced on the GPU,
-// longer ones one at a time, the table copied back for the shared host
-// traceback (nussinov_traceback.hpp) when structures are asked. Batch
+// by the batch kernels, many per launch; all others by the tiled wavefront
+// (nussinov_kernels.cuh): those of up to kTilesBatchMaxTiles tiles a side
+// many per launch, longer ones one at a time. Every structure is traced on
+// the GPU (the rule of nussinov_traceback.hpp, by a warp): only scores and
+// dot-bracket strings come back. Batch
 // sequences are cut into contiguous shares of equal work between the
 // devices, each tiled one goes to the least loaded device; one host thread
 // per device. Every device's memory is planned
@@ -28,7 +28,6 @@
 #include <vector>
 
 #include "core/base/errors.hpp"
-#include "core/nussinov/nussinov_cpu.hpp"
 #include "core/nussinov/nussinov_traceback.hpp"
 #include "kernels/common/cuda_check.cuh"
 #include "kernels/common/device_memory.hpp"
@@ -100,10 +99,9 @@ uint64_t batch_table_bytes(uint32_t len, bool wide) {
 }
 
 // The tiled kernels fold sequences of up to this many tiles a side many at
-// once (a launch's grid y is the sequence), each traced on the GPU by a warp:
-// the batch kernels in global memory, one block walking a sequence's
-// anti-diagonals, are many times slower there. Longer ones fold one at a
-// time and are traced on the host from the copied table.
+// once (a launch's grid y is the sequence): the batch kernels in global
+// memory, one block walking a sequence's anti-diagonals, are many times
+// slower there. Longer ones fill the card alone and fold one at a time.
 constexpr int kTilesBatchMaxTiles = 16;
 
 // K-split of the product on diagonal d for `count` sequences at once: enough
@@ -117,7 +115,6 @@ int product_splits(int nb, int d, int sms, uint64_t count) {
 struct LongPlan {
     int nb = 0;
     uint64_t count = 1;          // sequences folded at once
-    bool gpu_trace = false;      // traced by nus_tiles_trace_kernel
     uint64_t tiles = 0;          // nb (nb + 1) / 2
     uint64_t table_bytes = 0;    // U + V, all sequences
     uint64_t partial_cells = 0;  // a sequence's: the largest splits * tiles * B * B of one diagonal
@@ -128,13 +125,12 @@ LongPlan plan_tiles(int nb, bool wide, int sms, uint64_t count) {
     LongPlan p;
     p.nb = nb;
     p.count = count;
-    p.gpu_trace = nb <= kTilesBatchMaxTiles;
     p.tiles = static_cast<uint64_t>(nb) * (nb + 1) / 2;
     const uint64_t tile_cells = uint64_t{kNusTile} * kNusTile, span = uint64_t(nb) * kNusTile;
     p.table_bytes = count * 2 * p.tiles * tile_cells * (wide ? 4 : 2);
     for (int d = 2; d < nb; ++d)
         p.partial_cells = std::max<uint64_t>(p.partial_cells, uint64_t(product_splits(nb, d, sms, count)) * (nb - d) * tile_cells);
-    const uint64_t trace = p.gpu_trace ? span + 4 * 2 * (span + 2) + 8 : 0;  // structure, stack, len, score
+    const uint64_t trace = span + 4 * 2 * (span + 2) + 8;  // structure, stack, len, score
     p.bytes = p.table_bytes + count * (p.partial_cells * 4 + span + trace);
     return p;
 }
@@ -156,24 +152,6 @@ uint64_t longest_fitting(uint64_t bytes, int max_w, int sms) {
     return lo;
 }
 
-// Host bytes a long sequence's structure needs: the upper tiles copied back
-// for the host traceback.
-uint64_t host_table_bytes(uint64_t n, bool wide) {
-    const uint64_t nb = (n + kNusTile - 1) / kNusTile;
-    return nb * (nb + 1) / 2 * kNusTile * kNusTile * (wide ? 4 : 2);
-}
-
-// The longest n whose host table fits `bytes`.
-uint64_t longest_host_fitting(uint64_t bytes, int max_w) {
-    uint64_t lo = 0, hi = uint64_t{1} << 24;
-    while (lo < hi) {
-        const uint64_t mid = (lo + hi + 1) / 2;
-        if (host_table_bytes(mid, needs_wide(mid, max_w)) <= bytes) lo = mid;
-        else hi = mid - 1;
-    }
-    return lo;
-}
-
 std::string gib(uint64_t bytes) {
     char s[32];
     std::snprintf(s, sizeof s, "%.1f GiB", static_cast<double>(bytes) / double(uint64_t{1} << 30));
@@ -185,6 +163,7 @@ NusRules make_rules(const NussinovParams& p) {
     r.min_loop = p.min_loop;
     for (int a = 0; a < 5; ++a)
         for (int b = 0; b < 5; ++b) r.w[a * 5 + b] = p.weight(static_cast<uint8_t>(a), static_cast<uint8_t>(b));
+    r.zero_means_unpaired = p.w_gc > 0 && p.w_au > 0 && (!p.gu || p.w_gu > 0);
     return r;
 }
 
@@ -192,7 +171,7 @@ struct Slot {
     int device = 0;
     cudaDeviceProp prop{};
     std::unique_ptr<Stream> stream;
-    std::unique_ptr<Event> ev_start, ev_end;
+    std::unique_ptr<Event> ev_start, ev_end, ev_trace;
     // Kept between calls, grown only.
     DeviceBuffer<uint8_t> codes;
     DeviceBuffer<uint64_t> off, out_off;
@@ -231,13 +210,13 @@ public:
             s->stream = std::make_unique<Stream>();
             s->ev_start = std::make_unique<Event>();
             s->ev_end = std::make_unique<Event>();
+            s->ev_trace = std::make_unique<Event>();
             slots_.push_back(std::move(s));
         }
     }
 
     std::string name() const override { return "cuda-x" + std::to_string(slots_.size()); }
     NussinovCudaStats last_stats() const override { return stats_; }
-    void set_host_memory_bytes(uint64_t bytes) override { host_bytes_ = bytes; }
     void force_variant(const std::string& name) override {
         forced_ = forced_variant_index(kVariants, name, "gpu-nussinov CUDA kernel");
     }
@@ -256,7 +235,6 @@ private:
     std::vector<std::unique_ptr<Slot>> slots_;
     NussinovCudaStats stats_;
     int forced_ = -1;
-    uint64_t host_bytes_ = 0;
 };
 
 int CudaNussinovEngine::choose(uint64_t n, int max_w, size_t smem_optin) const {
@@ -373,23 +351,8 @@ void CudaNussinovEngine::run_slot(Slot& s, const Job& job) {
     s.kernel_ms = s.traceback_ms = 0;
     s.launches = 0;
     std::fill(std::begin(s.used), std::end(s.used), false);
-    // Memory first: every long sequence of this share must fit before any runs,
-    // on the card and, for its structure, on the host (the devices' copies
-    // may be held at once, so each takes an equal part of the CPU engine's
-    // budget: docs/nussinov.md §7).
-    if (!s.longs.empty() && job.with_structure) {
-        const uint64_t host_avail = (host_bytes_ != 0 ? host_bytes_ : nussinov_cpu_memory_budget()) / slots_.size();
-        for (uint32_t k : s.longs) {
-            const uint64_t n = job.seqs[k].size(), need = host_table_bytes(n, kVariants[(*job.variant)[k]].wide);
-            if (plan_long(n, false, 1).gpu_trace) continue;
-            if (need > host_avail)
-                throw NussinovSequenceError(k, "gpu-nussinov: the structure of a sequence of " + std::to_string(n) + " bases needs " +
-                                    gib(need) + " of host memory for its table (" + gib(host_avail) +
-                                    " usable); the longest this host can trace is " +
-                                    std::to_string(longest_host_fitting(host_avail, job.max_w)) +
-                                    " bases (--no-structure folds longer ones)");
-        }
-    }
+    // Memory first: every long sequence of this share must fit the card
+    // before any runs. The host holds only scores and structures.
     if (!s.longs.empty()) {
         const uint64_t held = s.scratch.size() + s.partial.size() * sizeof(int32_t);  // reused below
         const uint64_t avail = device_memory().budget(held);
@@ -557,10 +520,8 @@ void CudaNussinovEngine::run_tiles(Slot& s, const Job& job, std::span<const uint
             }
             s.partial.reserve(std::max<uint64_t>(count * plan.partial_cells, 1));
             s.codes.reserve(count * span);
-            if (plan.gpu_trace) {
-                s.len.reserve(count), s.score.reserve(count);
-                if (job.with_structure) s.structure.reserve(count * span), s.stack.reserve(count * 2 * (span + 2));
-            }
+            s.len.reserve(count), s.score.reserve(count);
+            if (job.with_structure) s.structure.reserve(count * span), s.stack.reserve(count * 2 * (span + 2));
         } catch (const ResourceError&) {
             static_cast<void>(cudaGetLastError());
             s.scratch.reset(0);
@@ -579,8 +540,7 @@ void CudaNussinovEngine::run_tiles(Slot& s, const Job& job, std::span<const uint
             len[q] = static_cast<uint32_t>(seq.size());
         }
         WARPDP_CUDA_CHECK(cudaMemcpyAsync(s.codes.get(), codes.data(), codes.size(), cudaMemcpyHostToDevice, st));
-        if (plan.gpu_trace)
-            WARPDP_CUDA_CHECK(cudaMemcpyAsync(s.len.get(), len.data(), count * sizeof(uint32_t), cudaMemcpyHostToDevice, st));
+        WARPDP_CUDA_CHECK(cudaMemcpyAsync(s.len.get(), len.data(), count * sizeof(uint32_t), cudaMemcpyHostToDevice, st));
 
         NusLongParams<Cell> p;
         p.U = reinterpret_cast<Cell*>(s.scratch.get());
@@ -607,68 +567,46 @@ void CudaNussinovEngine::run_tiles(Slot& s, const Job& job, std::span<const uint
             WARPDP_CUDA_CHECK_LAUNCH((K.finish<<<grid(nb - d), kNusFinishThreads, finish_smem, st>>>(p)));
             ++s.launches;
         }
-        if (plan.gpu_trace) {
-            NusTilesTraceParams<Cell> t;
-            t.U = p.U;
-            t.seq_cells = seq_cells;
-            t.codes = s.codes.get();
-            t.nb = nb;
-            t.len = s.len.get();
-            t.count = static_cast<uint32_t>(count);
-            t.rules = job.rules;
-            t.score = s.score.get();
-            t.structure = job.with_structure ? s.structure.get() : nullptr;
-            t.stack = job.with_structure ? s.stack.get() : nullptr;
-            const unsigned blocks = static_cast<unsigned>((count + kNusTraceWarps - 1) / kNusTraceWarps);
-            WARPDP_CUDA_CHECK_LAUNCH((nus_tiles_trace_kernel<Cell><<<blocks, 32 * kNusTraceWarps, 0, st>>>(t)));
-            ++s.launches;
-        }
+        // Scores, and structures when asked, by a warp a sequence.
+        WARPDP_CUDA_CHECK(cudaEventRecord(s.ev_trace->get(), st));
+        NusTilesTraceParams<Cell> t;
+        t.U = p.U;
+        t.V = p.V;
+        t.seq_cells = seq_cells;
+        t.codes = s.codes.get();
+        t.nb = nb;
+        t.len = s.len.get();
+        t.count = static_cast<uint32_t>(count);
+        t.rules = job.rules;
+        t.score = s.score.get();
+        t.structure = job.with_structure ? s.structure.get() : nullptr;
+        t.stack = job.with_structure ? s.stack.get() : nullptr;
+        const unsigned blocks = static_cast<unsigned>((count + kNusTraceWarps - 1) / kNusTraceWarps);
+        WARPDP_CUDA_CHECK_LAUNCH((nus_tiles_trace_kernel<Cell><<<blocks, 32 * kNusTraceWarps, 0, st>>>(t)));
+        ++s.launches;
         WARPDP_CUDA_CHECK(cudaEventRecord(s.ev_end->get(), st));
 
-        if (plan.gpu_trace) {
-            std::vector<int32_t> score(count);
-            std::string structure(job.with_structure ? count * span : 0, '\0');
-            WARPDP_CUDA_CHECK(cudaMemcpyAsync(score.data(), s.score.get(), count * sizeof(int32_t), cudaMemcpyDeviceToHost, st));
-            if (job.with_structure)
-                WARPDP_CUDA_CHECK(cudaMemcpyAsync(structure.data(), s.structure.get(), structure.size(), cudaMemcpyDeviceToHost, st));
-            WARPDP_CUDA_CHECK(cudaStreamSynchronize(st));
-            for (uint64_t q = 0; q < count; ++q) {
-                NussinovFold& f = job.out[items[first + q]];
-                f = NussinovFold{};
-                f.score = score[q];
-                if (job.with_structure) {
-                    f.structure.assign(structure, q * span, len[q]);
-                    f.pairs = static_cast<uint64_t>(std::count(f.structure.begin(), f.structure.end(), '('));
-                }
-            }
-        } else {
-            // One sequence (count is 1 past kTilesBatchMaxTiles).
-            const auto seq = job.seqs[items[first]];
-            const uint64_t n = seq.size();
-            auto at = [](uint64_t i, uint64_t j) { return nus_tri(i / B, j / B) * tile_cells + (i % B) * B + j % B; };
-            NussinovFold& f = job.out[items[first]];
+        std::vector<int32_t> score(count);
+        std::string structure(job.with_structure ? count * span : 0, '\0');
+        WARPDP_CUDA_CHECK(cudaMemcpyAsync(score.data(), s.score.get(), count * sizeof(int32_t), cudaMemcpyDeviceToHost, st));
+        if (job.with_structure)  // one copy (a lone sequence's padding left out)
+            WARPDP_CUDA_CHECK(cudaMemcpyAsync(structure.data(), s.structure.get(), count == 1 ? len[0] : structure.size(),
+                                              cudaMemcpyDeviceToHost, st));
+        WARPDP_CUDA_CHECK(cudaStreamSynchronize(st));
+        for (uint64_t q = 0; q < count; ++q) {
+            NussinovFold& f = job.out[items[first + q]];
             f = NussinovFold{};
-            if (!job.with_structure) {
-                Cell top{};
-                WARPDP_CUDA_CHECK(cudaMemcpyAsync(&top, p.U + at(0, n - 1), sizeof(Cell), cudaMemcpyDeviceToHost, st));
-                WARPDP_CUDA_CHECK(cudaStreamSynchronize(st));
-                f.score = static_cast<int64_t>(top);
-            } else {
-                // The upper tiles only (V repeats them), into pageable memory: the
-                // traceback reads a few cells per base, so the copy dominates anyway.
-                std::unique_ptr<Cell[]> host(new Cell[seq_cells]);  // not zero-filled: the copy writes every cell
-                WARPDP_CUDA_CHECK(cudaMemcpyAsync(host.get(), p.U, seq_cells * sizeof(Cell), cudaMemcpyDeviceToHost, st));
-                WARPDP_CUDA_CHECK(cudaStreamSynchronize(st));
-                const auto t0 = std::chrono::steady_clock::now();
-                f = nussinov_traceback(seq, *job.params, [&](int64_t i, int64_t j) {
-                    return static_cast<int64_t>(host[at(uint64_t(i), uint64_t(j))]);
-                });
-                s.traceback_ms += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+            f.score = score[q];
+            if (job.with_structure) {
+                f.structure.assign(structure, q * span, len[q]);
+                f.pairs = static_cast<uint64_t>(std::count(f.structure.begin(), f.structure.end(), '('));
             }
         }
-        float ms = 0;
+        float ms = 0, trace_ms = 0;
         WARPDP_CUDA_CHECK(cudaEventElapsedTime(&ms, s.ev_start->get(), s.ev_end->get()));
+        WARPDP_CUDA_CHECK(cudaEventElapsedTime(&trace_ms, s.ev_trace->get(), s.ev_end->get()));
         s.kernel_ms += ms;
+        s.traceback_ms += trace_ms;
     }
 }
 

@@ -50,6 +50,7 @@ struct NusPack32 {
 struct NusRules {
     int min_loop = 1;
     int w[25] = {};
+    bool zero_means_unpaired = false;  // every allowed pair weighs > 0 (the traceback's shortcut)
 };
 
 __device__ __forceinline__ int nus_pair_weight(const NusRules& R, int a, int b) { return R.w[a * 5 + b]; }
@@ -66,52 +67,72 @@ __device__ __forceinline__ int nus_group_max(int v, int g) {
     return v;
 }
 
+// The smallest k in [i, j) with C(i,k) + C(k+1,j) = cij (t.split_sum), or j
+// when there is none: 32 * kNusSplitWidth candidates an iteration, their
+// loads issued before any ballot so that one memory latency covers them all.
+inline constexpr int kNusSplitWidth = 4;
+
+template <class Table>
+__device__ uint32_t nus_warp_split(const Table& t, uint32_t i, uint32_t j, int cij, int lane) {
+    for (uint32_t k0 = i; k0 < j; k0 += 32 * kNusSplitWidth) {
+        int sum[kNusSplitWidth];
+#pragma unroll
+        for (int w = 0; w < kNusSplitWidth; ++w) {
+            const uint32_t k = k0 + 32 * w + static_cast<uint32_t>(lane);
+            sum[w] = k < j ? t.split_sum(i, k, j) : -1;  // every C >= 0: -1 never matches
+        }
+#pragma unroll
+        for (int w = 0; w < kNusSplitWidth; ++w) {
+            const unsigned ball = __ballot_sync(0xffffffffu, sum[w] == cij);
+            if (ball) return k0 + 32 * w + static_cast<uint32_t>(__ffs(static_cast<int>(ball)) - 1);
+        }
+    }
+    return j;
+}
+
 // The traceback rule (docs/nussinov.md §4) walked by one warp on a finished
-// table `t` (anything with C(i, j), 0 unless i < j): pair (i,j) when allowed
-// and C(i,j) = C(i+1,j-1) + w, else split at the smallest k, found 32
-// candidates at a time by ballot. The stack holds disjoint intervals of >= 2
-// bases: 2 (L + 2) words suffice.
+// table `t` (t.C(i, j): 0 unless i < j): pair (i,j) when allowed and
+// C(i,j) = C(i+1,j-1) + w, else split at the smallest k. The interval being
+// resolved lives in registers (the same in every lane); a split at k = i
+// continues as (i+1, j) and any other split waits on the stack with its
+// right part, as the host's rule does, and an interval of score 0 is all
+// unpaired when every allowed pair weighs > 0. The stack holds disjoint
+// intervals: L + 2 entries (2 (L + 2) words) suffice.
 template <class Table>
 __device__ void nus_warp_traceback(const Table& t, const uint8_t* a, uint32_t L, const NusRules& R, char* out,
                                    int32_t* stack, int lane) {
     for (uint32_t x = lane; x < L; x += 32) out[x] = '.';
-    int sp = 0;
-    if (lane == 0) stack[0] = 0, stack[1] = static_cast<int32_t>(L - 1);
-    sp = 1;
     __syncwarp();
-    while (sp > 0) {
+    uint32_t i = 0, j = L - 1;
+    int sp = 0;
+    for (;;) {
+        if (i < j) {
+            const int cij = t.C(i, j);
+            if (cij != 0 || !R.zero_means_unpaired) {
+                const int w = nus_pair_weight(R, a[i], a[j]);
+                if (w >= 0 && static_cast<int>(j - i) - 1 >= R.min_loop && cij == t.C(i + 1, j - 1) + w) {
+                    if (lane == 0) out[i] = '(', out[j] = ')';
+                    ++i, --j;
+                    continue;
+                }
+                const uint32_t ks = nus_warp_split(t, i, j, cij, lane);
+                if (ks == i) {
+                    ++i;
+                    continue;
+                }
+                if (ks < j) {  // (ks == j cannot happen: the table is a fixed point of the recurrence)
+                    if (lane == 0) stack[2 * sp] = static_cast<int32_t>(ks + 1), stack[2 * sp + 1] = static_cast<int32_t>(j);
+                    ++sp;
+                    j = ks;
+                    continue;
+                }
+            }
+        }
+        if (sp == 0) break;
+        __syncwarp();  // lane 0's push is visible
         --sp;
-        const uint32_t i = static_cast<uint32_t>(stack[2 * sp]), j = static_cast<uint32_t>(stack[2 * sp + 1]);
-        __syncwarp();
-        if (i >= j) continue;
-        const int cij = t.C(i, j);
-        const int w = nus_pair_weight(R, a[i], a[j]);
-        if (w >= 0 && static_cast<int>(j - i) - 1 >= R.min_loop && cij == t.C(i + 1, j - 1) + w) {
-            if (lane == 0) {
-                out[i] = '(', out[j] = ')';
-                stack[2 * sp] = static_cast<int32_t>(i + 1), stack[2 * sp + 1] = static_cast<int32_t>(j - 1);
-            }
-            ++sp;
-            __syncwarp();
-            continue;
-        }
-        uint32_t ks = j;  // j: no split found (cannot happen: the table is a fixed point)
-        for (uint32_t k0 = i; k0 < j; k0 += 32) {
-            const uint32_t k = k0 + lane;
-            const bool hit = k < j && cij == t.C(i, k) + t.C(k + 1, j);
-            const unsigned ball = __ballot_sync(0xffffffffu, hit);
-            if (ball) {
-                ks = k0 + static_cast<uint32_t>(__ffs(static_cast<int>(ball)) - 1);
-                break;
-            }
-        }
-        if (ks >= j) continue;
-        if (lane == 0) {
-            stack[2 * sp] = static_cast<int32_t>(ks + 1), stack[2 * sp + 1] = static_cast<int32_t>(j);
-            stack[2 * sp + 2] = static_cast<int32_t>(i), stack[2 * sp + 3] = static_cast<int32_t>(ks);
-        }
-        sp += 2;
-        __syncwarp();
+        i = static_cast<uint32_t>(stack[2 * sp]), j = static_cast<uint32_t>(stack[2 * sp + 1]);
+        __syncwarp();  // every lane has read the slot before lane 0 reuses it
     }
 }
 
@@ -166,6 +187,11 @@ struct NusBatchTable {
     __device__ Cell* U(uint32_t i, uint32_t k) const { return u + nus_u_row(i, lq) + (k - (i & ~1u)); }
     __device__ Cell* V(uint32_t j, uint32_t k) const { return v + nus_v_row(j) + k; }
     __device__ int C(uint32_t i, uint32_t j) const { return i < j ? static_cast<int>(*U(i, j)) : 0; }
+    // C(i,k) + C(k+1,j) for i <= k < j, both along rows: U(i,i) and
+    // V(j,j-1) are never stored and stay 0, as C is on those intervals.
+    __device__ int split_sum(uint32_t i, uint32_t k, uint32_t j) const {
+        return static_cast<int>(*U(i, k)) + static_cast<int>(*V(j, k));
+    }
 };
 
 template <class Pack>
@@ -480,22 +506,31 @@ nus_finish_kernel(NusLongParams<typename Pack::Cell> p) {
     nus_store_tile<Pack>(p, T, I, J);
 }
 
-// Scores and structures of a batch folded by the tiled kernels, sequence q
-// of the launch by warp q: C from its U tiles (cells left of the diagonal of
-// a diagonal tile hold 0, as C does there).
+// Scores and structures of sequences folded by the tiled kernels, sequence
+// q of the launch by warp q, at every length: C(i,j) from the U tiles (cells
+// left of the diagonal of a diagonal tile hold 0, as C does there), and the
+// split scan's C(k+1,j) from V's row j, so that both operands of 32
+// consecutive k are contiguous (V(j, j-1) = C(j, j) = 0 is stored by the
+// diagonal tile).
 template <class Cell>
 struct NusTileTable {
     const Cell* u;
+    const Cell* v;
+    static constexpr uint32_t B = kNusTile;
     __device__ int C(uint32_t i, uint32_t j) const {
         if (i >= j) return 0;
-        constexpr uint32_t B = kNusTile;
         return static_cast<int>(u[nus_tri(i / B, j / B) * (B * B) + (i % B) * B + j % B]);
+    }
+    __device__ int split_sum(uint32_t i, uint32_t k, uint32_t j) const {
+        const int cik = static_cast<int>(u[nus_tri(i / B, k / B) * (B * B) + (i % B) * B + k % B]);
+        return cik + static_cast<int>(v[nus_tri(k / B, j / B) * (B * B) + (j % B) * B + k % B]);
     }
 };
 
 template <class Cell>
 struct NusTilesTraceParams {
     const Cell* U = nullptr;
+    const Cell* V = nullptr;
     uint64_t seq_cells = 0;
     const uint8_t* codes = nullptr;  // nb * B a sequence
     int nb = 0;
@@ -515,7 +550,7 @@ nus_tiles_trace_kernel(NusTilesTraceParams<Cell> p) {
     const uint32_t q = blockIdx.x * kNusTraceWarps + threadIdx.x / 32;
     const int lane = static_cast<int>(threadIdx.x % 32);
     if (q >= p.count) return;
-    const NusTileTable<Cell> t{p.U + q * p.seq_cells};
+    const NusTileTable<Cell> t{p.U + q * p.seq_cells, p.V + q * p.seq_cells};
     const uint32_t L = p.len[q];
     const uint64_t span = uint64_t(p.nb) * kNusTile;
     if (lane == 0) p.score[q] = t.C(0, L - 1);
