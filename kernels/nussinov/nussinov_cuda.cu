@@ -46,17 +46,19 @@ enum class Shape { batch_smem, tiles };
 template <class Pack>
 struct NusKernels {
     using Cell = typename Pack::Cell;
-    void (*batch_smem)(NusBatchParams<Cell>);
+    void (*batch_smem[3])(NusBatchParams<Cell>);  // by kNusBatchThreadChoices
     void (*diag)(NusLongParams<Cell>);
     void (*product)(NusLongParams<Cell>);
     void (*finish)(NusLongParams<Cell>);
 };
 
 // The kernel instances of each cell width.
-const NusKernels<NusPack16> kKernels16 = {nus_batch_kernel<NusPack16>, nus_diag_kernel<NusPack16>,
-                                          nus_product_kernel<NusPack16>, nus_finish_kernel<NusPack16>};
-const NusKernels<NusPack32> kKernels32 = {nus_batch_kernel<NusPack32>, nus_diag_kernel<NusPack32>,
-                                          nus_product_kernel<NusPack32>, nus_finish_kernel<NusPack32>};
+const NusKernels<NusPack16> kKernels16 = {
+    {nus_batch_kernel<NusPack16, 256>, nus_batch_kernel<NusPack16, 512>, nus_batch_kernel<NusPack16, 1024>},
+    nus_diag_kernel<NusPack16>, nus_product_kernel<NusPack16>, nus_finish_kernel<NusPack16>};
+const NusKernels<NusPack32> kKernels32 = {
+    {nus_batch_kernel<NusPack32, 256>, nus_batch_kernel<NusPack32, 512>, nus_batch_kernel<NusPack32, 1024>},
+    nus_diag_kernel<NusPack32>, nus_product_kernel<NusPack32>, nus_finish_kernel<NusPack32>};
 template <class Pack>
 const NusKernels<Pack>& kernels() {
     if constexpr (sizeof(typename Pack::Cell) == 2) return kKernels16;
@@ -97,6 +99,21 @@ uint64_t batch_table_bytes(uint32_t len, bool wide) {
     const uint64_t cells = (nus_batch_table_cells(len) + 7) / 8 * 8;
     return cells * (wide ? 4 : 2);
 }
+
+// The batch kernel's blocks whose tables of `len` bases fit one
+// multiprocessor's shared memory at once (0: not one), at most 8. Sequences
+// of one count fold in one launch (docs/nussinov.md §10.2).
+int batch_blocks_per_sm(uint32_t len, bool wide, const cudaDeviceProp& prop) {
+    const uint64_t table = batch_table_bytes(len, wide);
+    if (table > prop.sharedMemPerBlockOptin) return 0;
+    const uint64_t per_block = table + prop.reservedSharedMemPerBlock;
+    return static_cast<int>(std::clamp<uint64_t>(prop.sharedMemPerMultiprocessor / per_block, 1, 8));
+}
+
+// Index into kNusBatchThreadChoices for a launch of `blocks` a
+// multiprocessor: at least 1,024 threads on each (fewer, larger blocks give
+// every cell of a diagonal more threads).
+int batch_thread_choice(int blocks) { return blocks <= 1 ? 2 : blocks <= 3 ? 1 : 0; }
 
 // The tiled kernels fold sequences of up to this many tiles a side many at
 // once (a launch's grid y is the sequence): the batch kernels in global
@@ -220,6 +237,7 @@ public:
     void force_variant(const std::string& name) override {
         forced_ = forced_variant_index(kVariants, name, "gpu-nussinov CUDA kernel");
     }
+    void set_batch_max_length(uint32_t n) override { batch_max_ = n; }
 
     void fold(std::span<const std::span<const uint8_t>> seqs, const NussinovParams& p, bool with_structure,
               std::span<NussinovFold> out) override;
@@ -235,6 +253,7 @@ private:
     std::vector<std::unique_ptr<Slot>> slots_;
     NussinovCudaStats stats_;
     int forced_ = -1;
+    uint32_t batch_max_ = 0;
 };
 
 int CudaNussinovEngine::choose(uint64_t n, int max_w, size_t smem_optin) const {
@@ -252,9 +271,11 @@ int CudaNussinovEngine::choose(uint64_t n, int max_w, size_t smem_optin) const {
                              " bases is too long for the batch kernels");
         return forced_;
     }
-    // Shared tables only where two blocks fit a multiprocessor; the tiled
-    // kernels fold the rest, many at once where they are short.
-    const bool smem = n <= kBatchMaxLength && batch_table_bytes(static_cast<uint32_t>(n), wide) * 2 <= smem_optin;
+    // The batch shape wherever one block's tables fit shared memory (up to
+    // batch_max_ when set); the tiled kernels fold the rest, many at once
+    // where they are short (docs/nussinov.md §10.2).
+    const uint64_t reach = batch_max_ != 0 ? std::min<uint64_t>(batch_max_, kBatchMaxLength) : kBatchMaxLength;
+    const bool smem = n <= reach && batch_table_bytes(static_cast<uint32_t>(n), wide) <= smem_optin;
     return variant_index(smem ? Shape::batch_smem : Shape::tiles, wide);
 }
 
@@ -367,7 +388,8 @@ void CudaNussinovEngine::run_slot(Slot& s, const Job& job) {
                                     " bases");
         }
     }
-    // Batch sequences grouped by instance, each group one launch.
+    // Batch sequences grouped by instance (cell width), each group one upload
+    // and a launch per class of table size (run_batch).
     for (int v = 0; v < kNumVariants; ++v) {
         if (kVariants[v].shape == Shape::tiles) continue;
         std::vector<uint32_t> items;
@@ -398,19 +420,23 @@ void CudaNussinovEngine::run_slot(Slot& s, const Job& job) {
 }
 
 template <class Pack>
-void CudaNussinovEngine::run_batch(Slot& s, const Job& job, std::span<const uint32_t> items) {
+void CudaNussinovEngine::run_batch(Slot& s, const Job& job, std::span<const uint32_t> items_in) {
     using Cell = typename Pack::Cell;
+    constexpr bool wide = sizeof(Cell) == 4;
     cudaStream_t st = s.stream->get();
     const auto& K = kernels<Pack>();
-    auto kernel = K.batch_smem;
+    // Longest first, so that sequences of one blocks-per-multiprocessor
+    // count are contiguous: each such class is one launch whose shared memory
+    // fits its longest, all uploaded at once.
+    std::vector<uint32_t> items(items_in.begin(), items_in.end());
+    std::stable_sort(items.begin(), items.end(),
+                     [&](uint32_t x, uint32_t y) { return job.seqs[x].size() > job.seqs[y].size(); });
     const size_t count = items.size();
-    uint32_t max_len = 0;
     uint64_t code_bytes = 0, out_bytes = 0;
     std::vector<uint64_t> off(count), out_off(count);
     std::vector<uint32_t> len(count);
     for (size_t q = 0; q < count; ++q) {
         len[q] = static_cast<uint32_t>(job.seqs[items[q]].size());
-        max_len = std::max(max_len, len[q]);
         off[q] = code_bytes;
         out_off[q] = out_bytes;
         code_bytes += (len[q] + kCodeAlign - 1) / kCodeAlign * kCodeAlign;
@@ -419,50 +445,74 @@ void CudaNussinovEngine::run_batch(Slot& s, const Job& job, std::span<const uint
     std::vector<uint8_t> codes(code_bytes, 0);
     for (size_t q = 0; q < count; ++q) std::memcpy(codes.data() + off[q], job.seqs[items[q]].data(), len[q]);
 
-    // Grid: as many blocks as fit the device at once, no more than sequences.
-    const uint64_t table_cells = (nus_batch_table_cells(max_len) + 7) / 8 * 8;
-    const size_t smem = table_cells * sizeof(Cell);
-    if (smem > s.prop.sharedMemPerBlockOptin)
-        throw UsageError("gpu-nussinov: the batch tables of " + std::to_string(max_len) + " bases exceed shared memory");
-    // The card's limit, not this launch's need: slots on one device run
-    // concurrently, and a smaller value set by another would fail this launch.
-    WARPDP_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                           static_cast<int>(s.prop.sharedMemPerBlockOptin)));
-    int per_sm = 0;
-    WARPDP_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kNusBatchThreads, smem));
-    uint64_t blocks = std::min<uint64_t>(count, uint64_t(std::max(per_sm, 1)) * s.prop.multiProcessorCount);
-    const uint64_t stack_words = job.with_structure ? 2 * (uint64_t{max_len} + 2) : 0;
+    struct Class {
+        size_t first = 0, count = 0;
+        int threads = 0;                   // index into kNusBatchThreadChoices
+        size_t smem = 0;                   // its longest sequence's tables
+        uint64_t blocks = 0, stack_words = 0;
+    };
+    std::vector<Class> classes;
+    for (size_t q = 0; q < count; ++q) {
+        const int per_sm = batch_blocks_per_sm(len[q], wide, s.prop);
+        if (per_sm == 0)
+            throw UsageError("gpu-nussinov: the batch tables of " + std::to_string(len[q]) + " bases exceed shared memory");
+        const int threads = batch_thread_choice(per_sm);
+        const size_t smem = batch_table_bytes(len[q], wide);
+        // One class per table size class: a longer sequence always has at
+        // most the blocks of a shorter one.
+        if (classes.empty() || batch_blocks_per_sm(len[classes.back().first], wide, s.prop) != per_sm)
+            classes.push_back(Class{q, 0, threads, smem, 0, job.with_structure ? 2 * (uint64_t{len[q]} + 2) : 0});
+        ++classes.back().count;
+    }
+
     // Memory plan: the traceback stacks take what the other buffers leave, up to half of what is free.
     const uint64_t free_bytes = device_memory().free;
     const uint64_t fixed = code_bytes + count * (2 * sizeof(uint64_t) + sizeof(uint32_t) + sizeof(int32_t)) +
                            (job.with_structure ? out_bytes : 0);
-    const uint64_t per_block = stack_words * sizeof(int32_t);
     const uint64_t budget = (free_bytes + s.scratch.size()) / 2;
-    if (fixed + per_block > budget)
-        throw ResourceError("gpu-nussinov: GPU " + std::to_string(s.device) + " cannot hold a batch of " +
-                            std::to_string(count) + " sequences (" + gib(fixed + per_block) + " needed, " +
-                            gib(free_bytes) + " free)");
-    if (per_block > 0) blocks = std::min<uint64_t>(blocks, (budget - fixed) / per_block);
+    uint64_t stack_total = 0;
+    for (Class& c : classes) {
+        auto kernel = K.batch_smem[c.threads];
+        // The card's limit, not this launch's need: slots on one device run
+        // concurrently, and a smaller value set by another would fail this launch.
+        WARPDP_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                               static_cast<int>(s.prop.sharedMemPerBlockOptin)));
+        int per_sm = 0;
+        WARPDP_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kNusBatchThreadChoices[c.threads], c.smem));
+        // Grid: as many blocks as fit the device at once, no more than sequences.
+        c.blocks = std::min<uint64_t>(c.count, uint64_t(std::max(per_sm, 1)) * s.prop.multiProcessorCount);
+        const uint64_t per_block = c.stack_words * sizeof(int32_t);
+        if (fixed + per_block > budget)
+            throw ResourceError("gpu-nussinov: GPU " + std::to_string(s.device) + " cannot hold a batch of " +
+                                std::to_string(count) + " sequences (" + gib(fixed + per_block) + " needed, " +
+                                gib(free_bytes) + " free)");
+        if (per_block > 0) c.blocks = std::min<uint64_t>(c.blocks, (budget - fixed) / per_block);
+        stack_total = std::max(stack_total, c.blocks * c.stack_words);  // launches run one after another
+    }
 
     s.codes.reserve(std::max<uint64_t>(code_bytes, 16));
     s.off.reserve(count), s.out_off.reserve(count), s.len.reserve(count), s.score.reserve(count);
-    if (job.with_structure) s.structure.reserve(std::max<uint64_t>(out_bytes, 1)), s.stack.reserve(blocks * stack_words);
+    if (job.with_structure) s.structure.reserve(std::max<uint64_t>(out_bytes, 1)), s.stack.reserve(std::max<uint64_t>(stack_total, 1));
     WARPDP_CUDA_CHECK(cudaMemcpyAsync(s.codes.get(), codes.data(), code_bytes, cudaMemcpyHostToDevice, st));
     WARPDP_CUDA_CHECK(cudaMemcpyAsync(s.off.get(), off.data(), count * sizeof(uint64_t), cudaMemcpyHostToDevice, st));
     WARPDP_CUDA_CHECK(cudaMemcpyAsync(s.out_off.get(), out_off.data(), count * sizeof(uint64_t), cudaMemcpyHostToDevice, st));
     WARPDP_CUDA_CHECK(cudaMemcpyAsync(s.len.get(), len.data(), count * sizeof(uint32_t), cudaMemcpyHostToDevice, st));
 
-    NusBatchParams<Cell> p;
-    p.seqs = NusBatchSeqs{s.codes.get(), s.off.get(), s.len.get(), s.out_off.get(), static_cast<uint32_t>(count)};
-    p.rules = job.rules;
-    p.stack = job.with_structure ? s.stack.get() : nullptr;
-    p.stack_words = stack_words;
-    p.score = s.score.get();
-    p.structure = job.with_structure ? s.structure.get() : nullptr;
     WARPDP_CUDA_CHECK(cudaEventRecord(s.ev_start->get(), st));
-    WARPDP_CUDA_CHECK_LAUNCH((kernel<<<static_cast<unsigned>(blocks), kNusBatchThreads, smem, st>>>(p)));
+    for (const Class& c : classes) {
+        NusBatchParams<Cell> p;
+        p.seqs = NusBatchSeqs{s.codes.get(), s.off.get() + c.first, s.len.get() + c.first, s.out_off.get() + c.first,
+                              static_cast<uint32_t>(c.count)};
+        p.rules = job.rules;
+        p.stack = job.with_structure ? s.stack.get() : nullptr;
+        p.stack_words = c.stack_words;
+        p.score = s.score.get() + c.first;
+        p.structure = job.with_structure ? s.structure.get() : nullptr;
+        WARPDP_CUDA_CHECK_LAUNCH((K.batch_smem[c.threads]<<<static_cast<unsigned>(c.blocks), kNusBatchThreadChoices[c.threads],
+                                                             c.smem, st>>>(p)));
+        ++s.launches;
+    }
     WARPDP_CUDA_CHECK(cudaEventRecord(s.ev_end->get(), st));
-    ++s.launches;
     std::vector<int32_t> score(count);
     std::string structure(job.with_structure ? out_bytes : 0, '\0');
     WARPDP_CUDA_CHECK(cudaMemcpyAsync(score.data(), s.score.get(), count * sizeof(int32_t), cudaMemcpyDeviceToHost, st));
@@ -627,12 +677,20 @@ std::vector<std::string> nussinov_cuda_variants() {
 }
 
 uint32_t nussinov_cuda_shared_batch_max_length(int device, int max_weight) {
+    const auto limits = nussinov_cuda_batch_class_limits(device, max_weight);
+    return limits.empty() ? 0 : limits.front();
+}
+
+std::vector<uint32_t> nussinov_cuda_batch_class_limits(int device, int max_weight) {
     const auto props = open_devices({device}, "gpu-nussinov");
-    const size_t smem_optin = props[0].sharedMemPerBlockOptin;
-    uint32_t best = 0;
-    for (uint32_t n = 1; n <= kBatchMaxLength; ++n)
-        if (batch_table_bytes(n, needs_wide(n, std::max(max_weight, 1))) * 2 <= smem_optin) best = n;
-    return best;
+    std::vector<uint32_t> limits;
+    int last = -1;
+    for (uint32_t n = kBatchMaxLength; n >= 2; --n) {
+        const int per_sm = batch_blocks_per_sm(n, needs_wide(n, std::max(max_weight, 1)), props[0]);
+        if (per_sm != 0 && per_sm != last) limits.push_back(n);
+        if (per_sm != 0) last = per_sm;
+    }
+    return limits;
 }
 
 uint64_t nussinov_cuda_max_length(int device, int max_weight) {

@@ -44,6 +44,10 @@ public:
     // take (16-bit cells too narrow for its largest possible score, a table
     // too large for shared memory) makes fold() throw UsageError.
     virtual void force_variant(const std::string& name) = 0;
+    // The longest sequence the default choice gives the batch shape, within
+    // what shared memory holds; 0, the default, is that limit
+    // (docs/nussinov.md §10.2). For the benchmark's crossover measurements.
+    virtual void set_batch_max_length(uint32_t n) = 0;
 };
 
 // Device indices may repeat (each entry is its own slot with its own share);
@@ -63,5 +67,11 @@ uint64_t nussinov_cuda_max_length(int device, int max_weight = 1);
 // memory on `device`; the tiled kernels fold longer ones. 0 in a build
 // without CUDA.
 uint32_t nussinov_cuda_shared_batch_max_length(int device, int max_weight = 1);
+
+// Where the batch shape's launch changes on `device`: the longest length of
+// each count of blocks a multiprocessor holds (docs/nussinov.md §10.2),
+// longest first; the first is nussinov_cuda_shared_batch_max_length. Empty in
+// a build without CUDA.
+std::vector<uint32_t> nussinov_cuda_batch_class_limits(int device, int max_weight = 1);
 
 }  // namespace warpdp

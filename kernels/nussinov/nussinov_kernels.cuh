@@ -21,7 +21,10 @@ inline constexpr int kNusDiagThreads = 256;
 // chain, and that chain, not the arithmetic, sets the step's time
 // (docs/benchmarks.md).
 inline constexpr int kNusFinishThreads = 512;
-inline constexpr int kNusBatchThreads = 256;
+// Block sizes of the batch kernel: the host picks one per launch so that the
+// blocks that fit a multiprocessor's shared memory bring >= 1,024 threads
+// (docs/nussinov.md §10.2).
+inline constexpr int kNusBatchThreadChoices[] = {256, 512, 1024};
 inline constexpr int kNusStageWords = 8;         // product: 32-bit words of k per shared-memory stage
 inline constexpr int kNusStagePitch = kNusTile + 4;  // words; keeps the transposing stores conflict-free
 inline constexpr int kNusCodeOther = 4;
@@ -194,8 +197,10 @@ struct NusBatchTable {
     }
 };
 
-template <class Pack>
-__global__ void __launch_bounds__(kNusBatchThreads)
+// Registers for a full multiprocessor (2,048 threads) at every block size:
+// short sequences fit 8 blocks of 256 in shared memory.
+template <class Pack, int Threads>
+__global__ void __launch_bounds__(Threads, 2048 / Threads)
 nus_batch_kernel(NusBatchParams<typename Pack::Cell> p) {
     using Cell = typename Pack::Cell;
     extern __shared__ __align__(16) unsigned char nus_smem[];
@@ -209,12 +214,12 @@ nus_batch_kernel(NusBatchParams<typename Pack::Cell> p) {
         NusBatchTable<Pack> t{base, base + nus_u_cells(lq), lq};
         const uint64_t total = nus_u_cells(lq) + nus_v_cells(lq);
         __syncthreads();  // the previous sequence's traceback is done with the table
-        for (uint64_t x = tid; x < total; x += kNusBatchThreads) base[x] = 0;
+        for (uint64_t x = tid; x < total; x += Threads) base[x] = 0;
         __syncthreads();
         for (uint32_t d = 1; d < L; ++d) {
             const int m = static_cast<int>(L - d);
-            const int g = nus_group_size(kNusBatchThreads, m);
-            const int groups = kNusBatchThreads / g, grp = tid / g, h = tid % g;
+            const int g = nus_group_size(Threads, m);
+            const int groups = Threads / g, grp = tid / g, h = tid % g;
             const int rounds = (m + groups - 1) / groups;
             for (int rd = 0; rd < rounds; ++rd) {
                 const int cell = grp + rd * groups;
@@ -227,9 +232,15 @@ nus_batch_kernel(NusBatchParams<typename Pack::Cell> p) {
                     const int words = static_cast<int>((kend - i0 + 1) / Pack::kPerWord);
                     const uint32_t* uw = reinterpret_cast<const uint32_t*>(t.U(i, i0));
                     const uint32_t* vw = reinterpret_cast<const uint32_t*>(t.V(j, i0));
-                    uint32_t acc = 0;
-                    for (int w = h; w < words; w += g) acc = Pack::step(uw[w], vw[w], acc);
-                    best = Pack::reduce(acc);
+                    // Two chains of steps, so that one's loads overlap the other's (max is order-free).
+                    uint32_t acc0 = 0, acc1 = 0;
+                    int w = h;
+                    for (; w + g < words; w += 2 * g) {
+                        acc0 = Pack::step(uw[w], vw[w], acc0);
+                        acc1 = Pack::step(uw[w + g], vw[w + g], acc1);
+                    }
+                    if (w < words) acc0 = Pack::step(uw[w], vw[w], acc0);
+                    best = max(Pack::reduce(acc0), Pack::reduce(acc1));
                 }
                 best = nus_group_max(best, g);
                 if (live && h == 0) {

@@ -5,10 +5,17 @@
 // 255..257, ...), min_loop 0/1/3, wobble pairs on and off, unit weights,
 // typed weights, zero weights and weights large enough to need 32-bit cells,
 // N letters; the default choice on a mixed batch (lengths 0 and 1, short and
-// long) over one slot and several (one GPU repeated, and all GPUs); long
-// sequences, their structures traced on the GPU, against the reference
-// (~2,500) and the CPU engine (6,000, zero weights); and the refusals (16-bit instance for scores beyond 16 bits, a
-// sequence past the card's length limit). Skips (77) without a GPU.
+// long) over one slot and several (one GPU repeated, and all GPUs); mixed
+// lengths in one call at and around every place the launch shape changes
+// (each batch class limit of docs/nussinov.md §10.2, the batch/tiles limit,
+// moved by set_batch_max_length too, tile edges, the one-at-a-time tiled
+// length); long sequences, their structures traced on the GPU, against the
+// reference (~2,500) and the CPU engine (6,000, zero weights); and the
+// refusals (16-bit instance for scores beyond 16 bits, a sequence past the
+// card's length limit). Every structure must equal the reference's (the
+// one traceback rule, docs/nussinov.md §4): a mismatch names the sequence,
+// its length, both scores and the first differing position. Skips (77)
+// without a GPU.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -50,14 +57,24 @@ std::string describe(const NussinovParams& p) {
 }
 
 // Folds `seqs` with both engines and compares everything; poisons the CUDA
-// outputs first so an unwritten result shows.
+// outputs first so an unwritten result shows. With `cpu`, sequences longer
+// than ref_max_n take the CPU engine's results as the reference (the
+// reference engine's O(n^3) int64 table is slow there; the CPU engine is
+// checked against it by its own tests), all still folded by the GPU in one call.
 void compare(NussinovEngine& gpu, NussinovEngine& ref, const std::vector<std::vector<uint8_t>>& seqs,
-             const NussinovParams& p, bool with_structure, const std::string& what, Tally& t) {
+             const NussinovParams& p, bool with_structure, const std::string& what, Tally& t,
+             NussinovEngine* cpu = nullptr, size_t ref_max_n = 0) {
     std::vector<std::span<const uint8_t>> spans(seqs.begin(), seqs.end());
     std::vector<NussinovFold> got(seqs.size()), want(seqs.size());
     for (auto& f : got) f.score = -12345, f.pairs = 999999, f.structure = "poison";
     gpu.fold(spans, p, with_structure, got);
-    ref.fold(spans, p, with_structure, want);
+    if (cpu == nullptr) {
+        ref.fold(spans, p, with_structure, want);
+    } else {
+        for (size_t k = 0; k < seqs.size(); ++k)
+            (seqs[k].size() > ref_max_n ? *cpu : ref).fold(std::span(spans).subspan(k, 1), p, with_structure,
+                                                           std::span(want).subspan(k, 1));
+    }
     for (size_t k = 0; k < seqs.size(); ++k) {
         ++t.compared;
         bool ok = got[k].score == want[k].score;
@@ -68,9 +85,12 @@ void compare(NussinovEngine& gpu, NussinovEngine& ref, const std::vector<std::ve
         }
         if (ok) continue;
         if (++t.bad <= 8) {
+            size_t at = 0;
+            while (at < got[k].structure.size() && at < want[k].structure.size() && got[k].structure[at] == want[k].structure[at])
+                ++at;
             MESSAGE("MISMATCH " << what << " " << describe(p) << " seq " << k << " n=" << seqs[k].size() << ": got score "
                                 << got[k].score << " pairs " << got[k].pairs << ", want " << want[k].score << " pairs "
-                                << want[k].pairs);
+                                << want[k].pairs << (with_structure ? ", structures differ from position " + std::to_string(at) : ""));
             if (with_structure && seqs[k].size() <= 300)
                 MESSAGE("  got  " << got[k].structure << "\n  want " << want[k].structure);
         }
@@ -124,14 +144,20 @@ TEST_CASE("every CUDA kernel instance by name == reference, lengths across warp 
         const bool wide = v.find("32") != std::string::npos;
         const bool is_long = v.rfind("long", 0) == 0;
         gpu->force_variant(v);
-        const std::vector<int>& lengths = is_long ? long_lengths : batch_lengths;
+        std::vector<int> lengths = is_long ? long_lengths : batch_lengths;
+        if (!is_long) {  // up to the instance's shared-memory limit (weights of param_sets: 16-bit unit, 32-bit wide)
+            const int limit = static_cast<int>(nussinov_cuda_shared_batch_max_length(0, wide ? 30000 : 1));
+            REQUIRE(limit > 230);
+            lengths.push_back(limit - 1);
+            lengths.push_back(limit);
+        }
         uint64_t before = t.compared;
         for (const auto& p : param_sets(wide)) {
             std::vector<std::vector<uint8_t>> seqs;
             for (int len : lengths) seqs.push_back(random_rna(static_cast<size_t>(len)));
             // A few more of random length (up to 600: the reference's time
             // grows with n^3), and one with many N.
-            const int longest = std::min(lengths.back(), 600);
+            const int longest = std::min(*std::max_element(lengths.begin(), lengths.end()), 600);
             for (int r = 0; r < 4; ++r) seqs.push_back(random_rna(static_cast<size_t>(uniform(2, longest))));
             seqs.push_back(random_rna(static_cast<size_t>(uniform(2, longest)), 40));
             compare(*gpu, *ref, seqs, p, true, v, t);
@@ -189,6 +215,54 @@ TEST_CASE("default choice on a mixed batch, one slot and several, equals the ref
             CHECK(st.long_sequences == tiled);
             CHECK(st.host_sequences == 4);
         }
+    }
+    CHECK(t.bad == 0);
+}
+
+TEST_CASE("mixed lengths in one call, at and around every launch-shape boundary, equal the reference") {
+    require_gpu();
+    auto ref = make_nussinov_reference_engine();
+    auto cpu = make_nussinov_cpu_engine(std::max(1u, std::thread::hardware_concurrency()));
+    auto gpu = make_nussinov_cuda_engine_ex({0});
+    const auto sets = param_sets(true);
+    Tally t;
+    // Unit weights (16-bit cells), typed weights with min_loop 0, zero weights, 32-bit weights.
+    for (size_t ps : {size_t{4}, size_t{1}, sets.size() - 3, sets.size() - 2}) {
+        const NussinovParams& p = sets[ps];
+        const int max_w = std::max({p.w_gc, p.w_au, p.gu ? p.w_gu : 0});
+        const auto limits = nussinov_cuda_batch_class_limits(0, max_w);
+        REQUIRE(!limits.empty());
+        std::vector<int> lengths = {0, 1, 2, 3, 127, 128, 129, 255, 256, 257, 383, 384, 385, 2048, 2049};
+        std::string shown;
+        for (uint32_t l : limits) {  // each class's longest, one shorter (same class) and one longer (the next class up, or tiles)
+            for (int x : {int(l) - 1, int(l), int(l) + 1}) lengths.push_back(x);
+            shown += (shown.empty() ? "" : ",") + std::to_string(l);
+        }
+        MESSAGE(describe(p) << ": batch class limits " << shown);
+        std::vector<std::vector<uint8_t>> seqs;
+        for (int len : lengths)
+            for (int copies = 0; copies < (len <= 1024 ? 3 : 1); ++copies) seqs.push_back(random_rna(static_cast<size_t>(len)));
+        for (int r = 0; r < 40; ++r) seqs.push_back(random_rna(static_cast<size_t>(uniform(2, 450))));
+        // Input order must not matter: shuffle.
+        for (size_t k = seqs.size(); k > 1; --k) std::swap(seqs[k - 1], seqs[static_cast<size_t>(uniform(0, static_cast<int>(k) - 1))]);
+        compare(*gpu, *ref, seqs, p, true, "mixed", t, cpu.get(), 1100);
+        auto st = gpu->last_stats();
+        uint64_t batch = 0, host = 0;
+        for (const auto& s : seqs) batch += s.size() >= 2 && s.size() <= limits.front(), host += s.size() < 2;
+        CHECK(st.batch_sequences == batch);
+        CHECK(st.host_sequences == host);
+        CHECK(st.long_sequences == seqs.size() - batch - host);
+        MESSAGE("  " << st.variant << ": " << st.batch_sequences << " batch, " << st.long_sequences << " tiled, "
+                     << st.launches << " launches");
+        // The batch reach moved below the first class limit: the tiles take what it no longer holds.
+        const uint32_t reach = limits.size() > 1 ? limits[1] : limits.front() - 1;
+        gpu->set_batch_max_length(reach);
+        compare(*gpu, *ref, seqs, p, false, "mixed, batch reach " + std::to_string(reach), t, cpu.get(), 1100);
+        st = gpu->last_stats();
+        batch = 0;
+        for (const auto& s : seqs) batch += s.size() >= 2 && s.size() <= reach;
+        CHECK(st.batch_sequences == batch);
+        gpu->set_batch_max_length(0);
     }
     CHECK(t.bad == 0);
 }
