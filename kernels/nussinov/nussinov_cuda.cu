@@ -46,37 +46,45 @@ enum class Shape { batch_smem, tiles };
 template <class Pack>
 struct NusKernels {
     using Cell = typename Pack::Cell;
-    void (*batch_smem[3])(NusBatchParams<Cell>);  // by kNusBatchThreadChoices
     void (*diag)(NusLongParams<Cell>);
     void (*product)(NusLongParams<Cell>);
     void (*finish)(NusLongParams<Cell>);
 };
 
-// The kernel instances of each cell width.
-const NusKernels<NusPack16> kKernels16 = {
-    {nus_batch_kernel<NusPack16, 256>, nus_batch_kernel<NusPack16, 512>, nus_batch_kernel<NusPack16, 1024>},
-    nus_diag_kernel<NusPack16>, nus_product_kernel<NusPack16>, nus_finish_kernel<NusPack16>};
-const NusKernels<NusPack32> kKernels32 = {
-    {nus_batch_kernel<NusPack32, 256>, nus_batch_kernel<NusPack32, 512>, nus_batch_kernel<NusPack32, 1024>},
-    nus_diag_kernel<NusPack32>, nus_product_kernel<NusPack32>, nus_finish_kernel<NusPack32>};
+// The tiled kernel instances of each cell width.
+const NusKernels<NusPack16> kKernels16 = {nus_diag_kernel<NusPack16>, nus_product_kernel<NusPack16>,
+                                          nus_finish_kernel<NusPack16>};
+const NusKernels<NusPack32> kKernels32 = {nus_diag_kernel<NusPack32>, nus_product_kernel<NusPack32>,
+                                          nus_finish_kernel<NusPack32>};
 template <class Pack>
 const NusKernels<Pack>& kernels() {
     if constexpr (sizeof(typename Pack::Cell) == 2) return kKernels16;
     else return kKernels32;
 }
 
+// The batch kernel of each cell width, by kNusBatchThreadChoices.
+template <class Pack>
+using NusBatchKernels = void (*[3])(NusBatchParams<typename Pack::Cell>);
+template <class Pack>
+const NusBatchKernels<Pack>& batch_kernels() {
+    static const NusBatchKernels<Pack> k = {nus_batch_kernel<Pack, 256>, nus_batch_kernel<Pack, 512>,
+                                            nus_batch_kernel<Pack, 1024>};
+    return k;
+}
+
 struct NusVariant {
     const char* name;
     Shape shape;
-    bool wide;  // 32-bit cells
+    int bytes;  // a cell's
 };
 
 // The one table of instances; stats list the used ones in this order.
 const NusVariant kVariants[] = {
-    {"batch16_smem", Shape::batch_smem, false},
-    {"batch32_smem", Shape::batch_smem, true},
-    {"long16", Shape::tiles, false},
-    {"long32", Shape::tiles, true},
+    {"batch8_smem", Shape::batch_smem, 1},
+    {"batch16_smem", Shape::batch_smem, 2},
+    {"batch32_smem", Shape::batch_smem, 4},
+    {"long16", Shape::tiles, 2},
+    {"long32", Shape::tiles, 4},
 };
 constexpr int kNumVariants = static_cast<int>(sizeof(kVariants) / sizeof(kVariants[0]));
 
@@ -85,26 +93,31 @@ constexpr int kNumVariants = static_cast<int>(sizeof(kVariants) / sizeof(kVarian
 constexpr uint32_t kBatchMaxLength = 1024;
 constexpr uint32_t kCodeAlign = 16;
 
-int variant_index(Shape s, bool wide) {
+int variant_index(Shape s, int bytes) {
     for (int v = 0; v < kNumVariants; ++v)
-        if (kVariants[v].shape == s && kVariants[v].wide == wide) return v;
+        if (kVariants[v].shape == s && kVariants[v].bytes == bytes) return v;
     throw InternalError("no gpu-nussinov CUDA variant for that shape");
 }
 
 // The largest score any interval of n bases can reach.
 uint64_t score_bound(uint64_t n, int max_w) { return static_cast<uint64_t>(max_w) * (n / 2); }
 bool needs_wide(uint64_t n, int max_w) { return score_bound(n, max_w) > 0xffffu; }
+// The narrowest cells that hold every score of n bases (docs/nussinov.md §10.1).
+int cell_bytes(uint64_t n, int max_w) {
+    const uint64_t b = score_bound(n, max_w);
+    return b <= 0xffu ? 1 : b <= 0xffffu ? 2 : 4;
+}
 
-uint64_t batch_table_bytes(uint32_t len, bool wide) {
-    const uint64_t cells = (nus_batch_table_cells(len) + 7) / 8 * 8;
-    return cells * (wide ? 4 : 2);
+uint64_t batch_table_bytes(uint32_t len, int bytes) {
+    const uint64_t cells = bytes == 1 ? nus_batch_table_cells<NusPack8::kAlign>(len) : nus_batch_table_cells<NusPack16::kAlign>(len);
+    return (cells + 7) / 8 * 8 * static_cast<uint64_t>(bytes);
 }
 
 // The batch kernel's blocks whose tables of `len` bases fit one
 // multiprocessor's shared memory at once (0: not one), at most 8. Sequences
 // of one count fold in one launch (docs/nussinov.md §10.2).
-int batch_blocks_per_sm(uint32_t len, bool wide, const cudaDeviceProp& prop) {
-    const uint64_t table = batch_table_bytes(len, wide);
+int batch_blocks_per_sm(uint32_t len, int bytes, const cudaDeviceProp& prop) {
+    const uint64_t table = batch_table_bytes(len, bytes);
     if (table > prop.sharedMemPerBlockOptin) return 0;
     const uint64_t per_block = table + prop.reservedSharedMemPerBlock;
     return static_cast<int>(std::clamp<uint64_t>(prop.sharedMemPerMultiprocessor / per_block, 1, 8));
@@ -257,13 +270,14 @@ private:
 };
 
 int CudaNussinovEngine::choose(uint64_t n, int max_w, size_t smem_optin) const {
-    const bool wide = needs_wide(n, max_w);
+    const int bytes = cell_bytes(n, max_w);
     if (forced_ >= 0) {
         const NusVariant& v = kVariants[forced_];
-        if (wide && !v.wide)
+        if (bytes > v.bytes)
             throw UsageError(std::string("gpu-nussinov CUDA kernel ") + v.name + ": a sequence of " + std::to_string(n) +
-                             " bases may score " + std::to_string(score_bound(n, max_w)) + ", beyond 16-bit cells");
-        if (v.shape == Shape::batch_smem && batch_table_bytes(static_cast<uint32_t>(std::min<uint64_t>(n, UINT32_MAX)), v.wide) > smem_optin)
+                             " bases may score " + std::to_string(score_bound(n, max_w)) + ", beyond " +
+                             std::to_string(8 * v.bytes) + "-bit cells");
+        if (v.shape == Shape::batch_smem && batch_table_bytes(static_cast<uint32_t>(std::min<uint64_t>(n, UINT32_MAX)), v.bytes) > smem_optin)
             throw UsageError(std::string("gpu-nussinov CUDA kernel ") + v.name + ": the tables of a sequence of " +
                              std::to_string(n) + " bases exceed shared memory");
         if (v.shape != Shape::tiles && n > (uint64_t{1} << 20))
@@ -275,8 +289,10 @@ int CudaNussinovEngine::choose(uint64_t n, int max_w, size_t smem_optin) const {
     // batch_max_ when set); the tiled kernels fold the rest, many at once
     // where they are short (docs/nussinov.md §10.2).
     const uint64_t reach = batch_max_ != 0 ? std::min<uint64_t>(batch_max_, kBatchMaxLength) : kBatchMaxLength;
-    const bool smem = n <= reach && batch_table_bytes(static_cast<uint32_t>(n), wide) <= smem_optin;
-    return variant_index(smem ? Shape::batch_smem : Shape::tiles, wide);
+    // Cells as narrow as the scores allow: 8-bit ones halve the tables and
+    // double the k a shared-memory load brings (the tiles start at 16 bits).
+    const bool smem = n <= reach && batch_table_bytes(static_cast<uint32_t>(n), bytes) <= smem_optin;
+    return smem ? variant_index(Shape::batch_smem, bytes) : variant_index(Shape::tiles, std::max(bytes, 2));
 }
 
 void CudaNussinovEngine::fold(std::span<const std::span<const uint8_t>> seqs, const NussinovParams& p, bool with_structure,
@@ -379,7 +395,7 @@ void CudaNussinovEngine::run_slot(Slot& s, const Job& job) {
         const uint64_t avail = device_memory().budget(held);
         for (uint32_t k : s.longs) {
             const uint64_t n = job.seqs[k].size();
-            const LongPlan plan = plan_long(n, kVariants[(*job.variant)[k]].wide, s.prop.multiProcessorCount);
+            const LongPlan plan = plan_long(n, kVariants[(*job.variant)[k]].bytes == 4, s.prop.multiProcessorCount);
             if (plan.bytes > avail)
                 throw NussinovSequenceError(k, "gpu-nussinov: a sequence of " + std::to_string(n) + " bases needs " + gib(plan.bytes) +
                                     " on GPU " + std::to_string(s.device) + " (" + s.prop.name + ", " + gib(avail) +
@@ -397,8 +413,9 @@ void CudaNussinovEngine::run_slot(Slot& s, const Job& job) {
             if ((*job.variant)[k] == v) items.push_back(k);
         if (items.empty()) continue;
         s.used[v] = true;
-        if (kVariants[v].wide) run_batch<NusPack32>(s, job, items);
-        else run_batch<NusPack16>(s, job, items);
+        if (kVariants[v].bytes == 4) run_batch<NusPack32>(s, job, items);
+        else if (kVariants[v].bytes == 2) run_batch<NusPack16>(s, job, items);
+        else run_batch<NusPack8>(s, job, items);
     }
     // Tiled sequences (longest first) in runs of one tile count and cell
     // width: those short enough fold together, longer ones one at a time.
@@ -412,7 +429,7 @@ void CudaNussinovEngine::run_slot(Slot& s, const Job& job) {
                 ++y;
         s.used[v] = true;
         const std::span<const uint32_t> items(s.longs.data() + x, y - x);
-        if (kVariants[v].wide) run_tiles<NusPack32>(s, job, items);
+        if (kVariants[v].bytes == 4) run_tiles<NusPack32>(s, job, items);
         else run_tiles<NusPack16>(s, job, items);
         x = y;
     }
@@ -422,9 +439,9 @@ void CudaNussinovEngine::run_slot(Slot& s, const Job& job) {
 template <class Pack>
 void CudaNussinovEngine::run_batch(Slot& s, const Job& job, std::span<const uint32_t> items_in) {
     using Cell = typename Pack::Cell;
-    constexpr bool wide = sizeof(Cell) == 4;
+    constexpr int bytes = sizeof(Cell);
     cudaStream_t st = s.stream->get();
-    const auto& K = kernels<Pack>();
+    const auto& K = batch_kernels<Pack>();
     // Longest first, so that sequences of one blocks-per-multiprocessor
     // count are contiguous: each such class is one launch whose shared memory
     // fits its longest, all uploaded at once.
@@ -453,14 +470,14 @@ void CudaNussinovEngine::run_batch(Slot& s, const Job& job, std::span<const uint
     };
     std::vector<Class> classes;
     for (size_t q = 0; q < count; ++q) {
-        const int per_sm = batch_blocks_per_sm(len[q], wide, s.prop);
+        const int per_sm = batch_blocks_per_sm(len[q], bytes, s.prop);
         if (per_sm == 0)
             throw UsageError("gpu-nussinov: the batch tables of " + std::to_string(len[q]) + " bases exceed shared memory");
         const int threads = batch_thread_choice(per_sm);
-        const size_t smem = batch_table_bytes(len[q], wide);
+        const size_t smem = batch_table_bytes(len[q], bytes);
         // One class per table size class: a longer sequence always has at
         // most the blocks of a shorter one.
-        if (classes.empty() || batch_blocks_per_sm(len[classes.back().first], wide, s.prop) != per_sm)
+        if (classes.empty() || batch_blocks_per_sm(len[classes.back().first], bytes, s.prop) != per_sm)
             classes.push_back(Class{q, 0, threads, smem, 0, job.with_structure ? 2 * (uint64_t{len[q]} + 2) : 0});
         ++classes.back().count;
     }
@@ -472,7 +489,7 @@ void CudaNussinovEngine::run_batch(Slot& s, const Job& job, std::span<const uint
     const uint64_t budget = (free_bytes + s.scratch.size()) / 2;
     uint64_t stack_total = 0;
     for (Class& c : classes) {
-        auto kernel = K.batch_smem[c.threads];
+        auto kernel = K[c.threads];
         // The card's limit, not this launch's need: slots on one device run
         // concurrently, and a smaller value set by another would fail this launch.
         WARPDP_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
@@ -508,7 +525,7 @@ void CudaNussinovEngine::run_batch(Slot& s, const Job& job, std::span<const uint
         p.stack_words = c.stack_words;
         p.score = s.score.get() + c.first;
         p.structure = job.with_structure ? s.structure.get() : nullptr;
-        WARPDP_CUDA_CHECK_LAUNCH((K.batch_smem[c.threads]<<<static_cast<unsigned>(c.blocks), kNusBatchThreadChoices[c.threads],
+        WARPDP_CUDA_CHECK_LAUNCH((K[c.threads]<<<static_cast<unsigned>(c.blocks), kNusBatchThreadChoices[c.threads],
                                                              c.smem, st>>>(p)));
         ++s.launches;
     }
@@ -686,7 +703,7 @@ std::vector<uint32_t> nussinov_cuda_batch_class_limits(int device, int max_weigh
     std::vector<uint32_t> limits;
     int last = -1;
     for (uint32_t n = kBatchMaxLength; n >= 2; --n) {
-        const int per_sm = batch_blocks_per_sm(n, needs_wide(n, std::max(max_weight, 1)), props[0]);
+        const int per_sm = batch_blocks_per_sm(n, cell_bytes(n, std::max(max_weight, 1)), props[0]);
         if (per_sm != 0 && per_sm != last) limits.push_back(n);
         if (per_sm != 0) last = per_sm;
     }

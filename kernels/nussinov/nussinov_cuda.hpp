@@ -54,7 +54,7 @@ public:
 // tests use that to exercise the split on a single GPU.
 std::unique_ptr<NussinovCudaEngine> make_nussinov_cuda_engine_ex(const std::vector<int>& devices);
 
-// Names of all kernel instances: "batch16_smem", "batch32_smem", "long16",
+// Names of all kernel instances: "batch8_smem", "batch16_smem", "batch32_smem", "long16",
 // "long32" (the tiles).
 std::vector<std::string> nussinov_cuda_variants();
 

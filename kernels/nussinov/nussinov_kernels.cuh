@@ -29,10 +29,26 @@ inline constexpr int kNusStageWords = 8;         // product: 32-bit words of k p
 inline constexpr int kNusStagePitch = kNusTile + 4;  // words; keeps the transposing stores conflict-free
 inline constexpr int kNusCodeOther = 4;
 
+// 8-bit cells (batch shape only, scores up to 255): a word holds four
+// consecutive k, widened to two u16x2 pairs by byte permutes for the DPX
+// step (sums up to 510 fit a 16-bit lane), so a shared-memory load brings
+// twice the k of 16-bit cells and a table takes half the bytes.
+struct NusPack8 {
+    using Cell = uint8_t;
+    static constexpr int kPerWord = 4;
+    static constexpr int kAlign = 4;  // batch table rows start and end on whole words
+    __device__ static uint32_t step(uint32_t a, uint32_t b, uint32_t acc) {
+        acc = __viaddmax_u16x2(__byte_perm(a, 0u, 0x4140), __byte_perm(b, 0u, 0x4140), acc);  // k, k+1
+        return __viaddmax_u16x2(__byte_perm(a, 0u, 0x4342), __byte_perm(b, 0u, 0x4342), acc);  // k+2, k+3
+    }
+    __device__ static int reduce(uint32_t acc) { return max(static_cast<int>(acc & 0xffffu), static_cast<int>(acc >> 16)); }
+};
+
 // 16-bit cells: a 32-bit word holds two consecutive k.
 struct NusPack16 {
     using Cell = uint16_t;
     static constexpr int kPerWord = 2;
+    static constexpr int kAlign = 2;
     static constexpr int kTilePitch = kNusTile + 2;  // cells of a shared tile row: rows one bank apart
     __device__ static uint32_t step(uint32_t a, uint32_t b, uint32_t acc) { return __viaddmax_u16x2(a, b, acc); }
     __device__ static int reduce(uint32_t acc) { return max(static_cast<int>(acc & 0xffffu), static_cast<int>(acc >> 16)); }
@@ -42,6 +58,7 @@ struct NusPack16 {
 struct NusPack32 {
     using Cell = int32_t;
     static constexpr int kPerWord = 1;
+    static constexpr int kAlign = 2;
     static constexpr int kTilePitch = kNusTile + 1;
     __device__ static uint32_t step(uint32_t a, uint32_t b, uint32_t acc) {
         return static_cast<uint32_t>(__viaddmax_s32(static_cast<int>(a), static_cast<int>(b), static_cast<int>(acc)));
@@ -160,25 +177,39 @@ struct NusBatchParams {
     char* structure = nullptr;       // nullptr: scores only
 };
 
-// Triangle packing of one sequence's tables (lq = length rounded up to even,
-// m = lq / 2): U row i holds k in [i & ~1, lq), V row j holds k in [0, (j | 1)].
-__device__ __forceinline__ uint64_t nus_u_row(uint32_t i, uint32_t lq) {
-    const uint64_t m = i >> 1;
-    uint64_t o = 2 * m * (lq - m + 1);
-    if (i & 1) o += lq - 2 * m;
-    return o;
+// Triangle packing of one sequence's tables, rows aligned to A cells (2
+// for 16- and 32-bit cells, 4 for 8-bit: whole words in both tables). lq =
+// length rounded up to A; U row i holds k in [i & ~(A-1), lq), V row j holds
+// k in [0, j | (A-1)].
+template <int A>
+__host__ __device__ __forceinline__ uint64_t nus_round_len(uint32_t len) { return (uint64_t{len} + A - 1) / A * A; }
+// Rows before row i = A m + r: m whole groups of A rows of lq - A m' cells
+// each, then r rows of lq - A m (m (m - 1) is even, and 0 for m = 0). In
+// 32 bits: a table in shared memory has far fewer than 2^32 cells.
+template <int A>
+__device__ __forceinline__ uint32_t nus_u_row(uint32_t i, uint32_t lq) {
+    const uint32_t m = i / A, r = i % A;
+    return A * m * lq - A * A * (m * (m - 1) / 2) + r * (lq - A * m);
 }
-__device__ __forceinline__ uint64_t nus_v_row(uint32_t j) {
-    const uint64_t m = j >> 1;
-    uint64_t o = 2 * m * (m + 1);
-    if (j & 1) o += 2 * m + 2;
-    return o;
+template <int A>
+__device__ __forceinline__ uint32_t nus_v_row(uint32_t j) {
+    const uint32_t m = j / A, r = j % A;
+    return A * A * (m * (m + 1) / 2) + r * A * (m + 1);
 }
-__host__ __device__ __forceinline__ uint64_t nus_u_cells(uint32_t lq) { return uint64_t{lq} * (lq / 2 + 1); }
-__host__ __device__ __forceinline__ uint64_t nus_v_cells(uint32_t lq) { return 2 * uint64_t{lq / 2} * (lq / 2 + 1); }
+template <int A>
+__host__ __device__ __forceinline__ uint64_t nus_u_cells(uint32_t lq) {
+    const uint64_t q = lq / A;
+    return A * q * lq - uint64_t{A} * A * (q * (q - 1) / 2);
+}
+template <int A>
+__host__ __device__ __forceinline__ uint64_t nus_v_cells(uint32_t lq) {
+    const uint64_t q = lq / A;
+    return uint64_t{A} * A * (q * (q + 1) / 2);
+}
+template <int A>
 __host__ __device__ __forceinline__ uint64_t nus_batch_table_cells(uint32_t len) {
-    const uint32_t lq = len + (len & 1);
-    return nus_u_cells(lq) + nus_v_cells(lq) + 8;  // + 8: keeps the next table 16-byte aligned
+    const uint32_t lq = static_cast<uint32_t>(nus_round_len<A>(len));
+    return nus_u_cells<A>(lq) + nus_v_cells<A>(lq) + 16;  // + 16: keeps the next table 16-byte aligned
 }
 
 template <class Pack>
@@ -187,8 +218,9 @@ struct NusBatchTable {
     Cell* u;
     Cell* v;
     uint32_t lq;
-    __device__ Cell* U(uint32_t i, uint32_t k) const { return u + nus_u_row(i, lq) + (k - (i & ~1u)); }
-    __device__ Cell* V(uint32_t j, uint32_t k) const { return v + nus_v_row(j) + k; }
+    static constexpr int A = Pack::kAlign;
+    __device__ Cell* U(uint32_t i, uint32_t k) const { return u + nus_u_row<A>(i, lq) + (k - (i & ~uint32_t(A - 1))); }
+    __device__ Cell* V(uint32_t j, uint32_t k) const { return v + nus_v_row<A>(j) + k; }
     __device__ int C(uint32_t i, uint32_t j) const { return i < j ? static_cast<int>(*U(i, j)) : 0; }
     // C(i,k) + C(k+1,j) for i <= k < j, both along rows: U(i,i) and
     // V(j,j-1) are never stored and stay 0, as C is on those intervals.
@@ -197,10 +229,10 @@ struct NusBatchTable {
     }
 };
 
-// Registers for a full multiprocessor (2,048 threads) at every block size:
-// short sequences fit 8 blocks of 256 in shared memory.
+// Registers for 1,536 threads a multiprocessor at 256 and 512 a block (42
+// each: 32, enough for 2,048, spills), all of them at 1,024.
 template <class Pack, int Threads>
-__global__ void __launch_bounds__(Threads, 2048 / Threads)
+__global__ void __launch_bounds__(Threads, 1536 / Threads)
 nus_batch_kernel(NusBatchParams<typename Pack::Cell> p) {
     using Cell = typename Pack::Cell;
     extern __shared__ __align__(16) unsigned char nus_smem[];
@@ -209,10 +241,11 @@ nus_batch_kernel(NusBatchParams<typename Pack::Cell> p) {
     for (uint32_t q = blockIdx.x; q < p.seqs.count; q += gridDim.x) {
         const uint32_t L = p.seqs.len[q];
         const uint8_t* a = p.seqs.codes + p.seqs.off[q];
-        const uint32_t lq = L + (L & 1);
+        constexpr int A = Pack::kAlign;
+        const uint32_t lq = static_cast<uint32_t>(nus_round_len<A>(L));
         Cell* base = reinterpret_cast<Cell*>(nus_smem);
-        NusBatchTable<Pack> t{base, base + nus_u_cells(lq), lq};
-        const uint64_t total = nus_u_cells(lq) + nus_v_cells(lq);
+        NusBatchTable<Pack> t{base, base + nus_u_cells<A>(lq), lq};
+        const uint64_t total = nus_u_cells<A>(lq) + nus_v_cells<A>(lq);
         __syncthreads();  // the previous sequence's traceback is done with the table
         for (uint64_t x = tid; x < total; x += Threads) base[x] = 0;
         __syncthreads();
@@ -227,8 +260,9 @@ nus_batch_kernel(NusBatchParams<typename Pack::Cell> p) {
                 const uint32_t i = live ? static_cast<uint32_t>(cell) : 0u, j = i + d;
                 int best = 0;
                 if (live) {
-                    const uint32_t i0 = Pack::kPerWord == 2 ? (i & ~1u) : i;
-                    const uint32_t kend = Pack::kPerWord == 2 ? ((j - 1) | 1u) : j - 1;
+                    constexpr uint32_t P = Pack::kPerWord;
+                    const uint32_t i0 = P > 1 ? (i & ~(P - 1)) : i;
+                    const uint32_t kend = P > 1 ? ((j - 1) | (P - 1)) : j - 1;
                     const int words = static_cast<int>((kend - i0 + 1) / Pack::kPerWord);
                     const uint32_t* uw = reinterpret_cast<const uint32_t*>(t.U(i, i0));
                     const uint32_t* vw = reinterpret_cast<const uint32_t*>(t.V(j, i0));
