@@ -1,8 +1,8 @@
 // The CUDA engine of gpu-nussinov: sequences of length 0 and 1 answered on
 // the host; short ones whose two tables fit shared memory (choose()) folded
 // by the batch kernels, many per launch; all others by the tiled wavefront
-// (nussinov_kernels.cuh): those of up to kTilesBatchMaxTiles tiles a side
-// many per launch, longer ones one at a time. Every structure is traced on
+// (nussinov_kernels.cuh), those of one tile count many per launch (as many
+// as the card holds). Every structure is traced on
 // the GPU (the rule of nussinov_traceback.hpp, by a warp): only scores and
 // dot-bracket strings come back. Batch
 // sequences are cut into contiguous shares of equal work between the
@@ -127,12 +127,6 @@ int batch_blocks_per_sm(uint32_t len, int bytes, const cudaDeviceProp& prop) {
 // multiprocessor: at least 1,024 threads on each (fewer, larger blocks give
 // every cell of a diagonal more threads).
 int batch_thread_choice(int blocks) { return blocks <= 1 ? 2 : blocks <= 3 ? 1 : 0; }
-
-// The tiled kernels fold sequences of up to this many tiles a side many at
-// once (a launch's grid y is the sequence): the batch kernels in global
-// memory, one block walking a sequence's anti-diagonals, are many times
-// slower there. Longer ones fill the card alone and fold one at a time.
-constexpr int kTilesBatchMaxTiles = 16;
 
 // K-split of the product on diagonal d for `count` sequences at once: enough
 // blocks to fill the device while whole-tile ranges remain.
@@ -418,15 +412,17 @@ void CudaNussinovEngine::run_slot(Slot& s, const Job& job) {
         else run_batch<NusPack8>(s, job, items);
     }
     // Tiled sequences (longest first) in runs of one tile count and cell
-    // width: those short enough fold together, longer ones one at a time.
+    // width, each run folded together (a launch's grid y is the sequence):
+    // alone, a sequence of nb tiles gives a tile diagonal's launches at most
+    // nb blocks, far from filling the card below tens of thousands of bases
+    // (docs/nussinov.md §10.2).
     for (size_t x = 0; x < s.longs.size();) {
         const int v = (*job.variant)[s.longs[x]];
         const uint64_t nb = (job.seqs[s.longs[x]].size() + kNusTile - 1) / kNusTile;
         size_t y = x + 1;
-        if (nb <= uint64_t(kTilesBatchMaxTiles))
-            while (y < s.longs.size() && (*job.variant)[s.longs[y]] == v &&
-                   (job.seqs[s.longs[y]].size() + kNusTile - 1) / kNusTile == nb)
-                ++y;
+        while (y < s.longs.size() && (*job.variant)[s.longs[y]] == v &&
+               (job.seqs[s.longs[y]].size() + kNusTile - 1) / kNusTile == nb)
+            ++y;
         s.used[v] = true;
         const std::span<const uint32_t> items(s.longs.data() + x, y - x);
         if (kVariants[v].bytes == 4) run_tiles<NusPack32>(s, job, items);

@@ -136,7 +136,7 @@ TEST_CASE("every CUDA kernel instance by name == reference, lengths across warp 
     auto ref = make_nussinov_reference_engine();
     auto gpu = make_nussinov_cuda_engine_ex({0});
     const std::vector<int> batch_lengths = {2, 3, 4, 5, 6, 7, 8, 15, 16, 17, 31, 32, 33, 63, 64, 65, 100, 127, 128, 129, 200, 230};
-    // Up to 16 tiles a side the tiled kernels fold many sequences at once and
+    // The tiled kernels fold sequences of one tile count many at once and
     // trace them on the GPU (longer ones: the next test cases).
     const std::vector<int> long_lengths = {2, 3, 5, 64, 127, 128, 129, 255, 256, 257, 383, 384, 385, 600, 1500};
     Tally t;
@@ -292,6 +292,15 @@ TEST_CASE("long sequences: ~2,500 against the reference, 6,000 against the CPU e
     NussinovParams zero;
     zero.w_gc = 2, zero.w_au = 0, zero.w_gu = 0;
     compare(*gpu, *cpu, {random_rna(3000), random_rna(2200)}, zero, true, "long-zero-weights-vs-cpu", t);
+    // Three of 18 tiles a side fold in one launch chain, beside one of 19.
+    compare(*gpu, *cpu, {random_rna(2200), random_rna(2400), random_rna(2250), random_rna(2300)}, unit, true,
+            "long-same-tile-count-vs-cpu", t);
+    const auto together = gpu->last_stats().launches;
+    MESSAGE("4 long sequences (18, 19, 18, 18 tiles): " << together << " launches");
+    // A run of nb tiles takes 2 nb - 1 launches: the diagonal kernel, the
+    // finish on each of the nb - 1 later diagonals and the product from
+    // d = 2 on, and the trace. One run for the three of 18, one for 19.
+    CHECK(together == (2 * 18 - 1) + (2 * 19 - 1));
     CHECK(t.bad == 0);
 }
 
