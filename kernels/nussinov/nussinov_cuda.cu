@@ -415,14 +415,19 @@ void CudaNussinovEngine::run_slot(Slot& s, const Job& job) {
     // width, each run folded together (a launch's grid y is the sequence):
     // alone, a sequence of nb tiles gives a tile diagonal's launches at most
     // nb blocks, far from filling the card below tens of thousands of bases
-    // (docs/nussinov.md §10.2).
+    // (docs/nussinov.md §10.2). A run too small to give each multiprocessor
+    // two blocks on its first diagonals also takes shorter sequences, padded
+    // to its tile count, while that costs them at most 25% more steps.
+    const auto tiles_of = [&](uint32_t k) { return (job.seqs[k].size() + kNusTile - 1) / kNusTile; };
     for (size_t x = 0; x < s.longs.size();) {
         const int v = (*job.variant)[s.longs[x]];
-        const uint64_t nb = (job.seqs[s.longs[x]].size() + kNusTile - 1) / kNusTile;
+        const uint64_t nb = tiles_of(s.longs[x]);
         size_t y = x + 1;
-        while (y < s.longs.size() && (*job.variant)[s.longs[y]] == v &&
-               (job.seqs[s.longs[y]].size() + kNusTile - 1) / kNusTile == nb)
-            ++y;
+        for (; y < s.longs.size() && (*job.variant)[s.longs[y]] == v; ++y) {
+            const uint64_t ny = tiles_of(s.longs[y]);
+            const bool small = uint64_t(y - x) * nb < 2 * uint64_t(s.prop.multiProcessorCount);
+            if (ny != nb && !(small && 5 * ny * ny * ny >= 4 * nb * nb * nb)) break;
+        }
         s.used[v] = true;
         const std::span<const uint32_t> items(s.longs.data() + x, y - x);
         if (kVariants[v].bytes == 4) run_tiles<NusPack32>(s, job, items);
