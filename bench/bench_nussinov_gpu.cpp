@@ -2,7 +2,7 @@
 // every run times the same data). Long mode: one sequence of each length,
 // seconds by kernel time (CUDA events) and by wall time of fold(), and T
 // steps/s, steps = sum over i < j of (j - i) = (n^3 - n) / 6; scores only, and
-// with the structure (table copied back, host traceback) up to
+// with the structure (traced on the GPU) up to
 // struct_max_n. Batch mode: COUNT random RNAs of LENGTH, end to end with
 // structures and scores only. The CPU engine folds a small case of each mode
 // for the ratio, and the GPU must equal it exactly there (else MISMATCH and

@@ -27,7 +27,8 @@ for m in RRM_1 2OG-FeII_Oxy_3 Caudal_act LuxC Patched SMC_N; do zcat "$ex/testsu
 for m in fn3 globins4 Pkinase RRM_1 2OG-FeII_Oxy_3 Caudal_act LuxC Patched SMC_N; do
     hmmconvert "$tmp/$m.hmm"   # one model at a time: a file mixes no format versions
 done > "$dest/models/nine.hmm"
-for f in gpu-check.sh hmmer-e2e.sh nw-50k.sh hmmsearch-workloads.sh make-hmmer-db.sh make-pfam-like.sh sw-tool.sh; do
+for f in gpu-check.sh hmmer-e2e.sh nw-50k.sh nussinov-sets.sh hmmsearch-workloads.sh make-hmmer-db.sh make-pfam-like.sh \
+         sw-tool.sh; do
     cp "$root/bench/$f" "$dest/"
 done
 mkdir -p "$dest/data" && cp /usr/share/doc/vsearch-examples/BioMarKs50k.fsa.gz "$dest/data/"
@@ -36,7 +37,8 @@ cat > "$dest/run.sh" <<'RUN'
 #!/usr/bin/env bash
 # On the GPU machine: kernel tests and benchmarks, then the end-to-end run;
 # with WORKLOADS set (any of "pkinase nine pfam"), hmmsearch-workloads.sh
-# after them (N_BIG, N_PFAM, PFAM_MODELS, BENCH_NOALI, BENCH_CPU as there).
+# after them (N_BIG, N_PFAM, PFAM_MODELS, BENCH_NOALI, BENCH_CPU as there);
+# then nussinov-sets.sh (SKIP_NUSSINOV skips it; NUS_SETS, BATCH_MAX as there).
 # Logs are gathered into one archive under $OUT (the device tool returns
 # only a few files).
 here=$(cd "$(dirname "$0")" && pwd)
@@ -47,8 +49,9 @@ s1=skipped; [ -n "${SKIP_GPU_CHECK:-}" ] || { WARPDP_PREBUILT=$here/bin bash "$h
 s2=skipped; [ -n "${SKIP_E2E:-}" ] || { bash "$here/hmmer-e2e.sh" "$here/bin" "$here/models" "${E2E_SEQUENCES:-1000000}"; s2=$?; }
 s3=skipped; [ -n "${SKIP_NW:-}" ] || { bash "$here/nw-50k.sh" "$here/bin" "$here/data/BioMarKs50k.fsa.gz"; s3=$?; }
 s4=skipped; [ -z "${WORKLOADS:-}" ] || { bash "$here/hmmsearch-workloads.sh" "$here/bin" "$here/models" "$WORKLOADS"; s4=$?; }
-s5=skipped; [ -z "${SW_TOOL:-}" ] || { bash "$here/sw-tool.sh" "$here/bin" "$SW_TOOL"; s5=$?; }
+s5=skipped; [ -n "${SKIP_NUSSINOV:-}" ] || { bash "$here/nussinov-sets.sh" "$here/bin" "$here/data/BioMarKs50k.fsa.gz" "${NUS_SETS:-all}"; s5=$?; }
+s6=skipped; [ -z "${SW_TOOL:-}" ] || { bash "$here/sw-tool.sh" "$here/bin" "$SW_TOOL"; s6=$?; }
 tar -czf "$final_out/logs.tar.gz" -C "$OUT" .
-echo "gpu-check rc=$s1, e2e rc=$s2, nw rc=$s3, workloads rc=$s4, sw-tool rc=$s5"
+echo "gpu-check rc=$s1, e2e rc=$s2, nw rc=$s3, workloads rc=$s4, nussinov sets rc=$s5, sw-tool rc=$s6"
 RUN
 du -sh "$dest"

@@ -1,7 +1,7 @@
-// The one traceback rule of docs/nussinov.md §4, shared by every engine (the
-// reference, the CPU engine, and the CUDA engine from its table copied to
-// the host), so that all of them write the same structure for the same
-// table; and an independent check of a structure (balanced, allowed pairs,
+// The one traceback rule of docs/nussinov.md §4, shared by the reference and
+// the CPU engine (the CUDA engine walks the same rule on the GPU,
+// docs/nussinov.md §10.1), so that all of them write the same structure for
+// the same table; and an independent check of a structure (balanced, allowed pairs,
 // min_loop, its score), for the tests and the tool's debugging.
 #pragma once
 

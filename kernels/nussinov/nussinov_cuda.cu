@@ -1,10 +1,10 @@
 // The CUDA engine of gpu-nussinov: sequences of length 0 and 1 answered on
 // the host; short ones whose two tables fit shared memory (choose()) folded
-// by the batch kernels, many per launch, with the structure traced on the
-// GPU; all others by the tiled wavefront (nussinov_kernels.cuh): those of up
-// to kTilesBatchMaxTiles tiles a side many per launch, traced on the GPU,
-// longer ones one at a time, the table copied back for the shared host
-// traceback (nussinov_traceback.hpp) when structures are asked. Batch
+// by the batch kernels, many per launch; all others by the tiled wavefront
+// (nussinov_kernels.cuh), those of one tile count many per launch (as many
+// as the card holds). Every structure is traced on
+// the GPU (the rule of nussinov_traceback.hpp, by a warp): only scores and
+// dot-bracket strings come back. Batch
 // sequences are cut into contiguous shares of equal work between the
 // devices, each tiled one goes to the least loaded device; one host thread
 // per device. Every device's memory is planned
@@ -28,7 +28,6 @@
 #include <vector>
 
 #include "core/base/errors.hpp"
-#include "core/nussinov/nussinov_cpu.hpp"
 #include "core/nussinov/nussinov_traceback.hpp"
 #include "kernels/common/cuda_check.cuh"
 #include "kernels/common/device_memory.hpp"
@@ -47,35 +46,45 @@ enum class Shape { batch_smem, tiles };
 template <class Pack>
 struct NusKernels {
     using Cell = typename Pack::Cell;
-    void (*batch_smem)(NusBatchParams<Cell>);
     void (*diag)(NusLongParams<Cell>);
     void (*product)(NusLongParams<Cell>);
     void (*finish)(NusLongParams<Cell>);
 };
 
-// The kernel instances of each cell width.
-const NusKernels<NusPack16> kKernels16 = {nus_batch_kernel<NusPack16>, nus_diag_kernel<NusPack16>,
-                                          nus_product_kernel<NusPack16>, nus_finish_kernel<NusPack16>};
-const NusKernels<NusPack32> kKernels32 = {nus_batch_kernel<NusPack32>, nus_diag_kernel<NusPack32>,
-                                          nus_product_kernel<NusPack32>, nus_finish_kernel<NusPack32>};
+// The tiled kernel instances of each cell width.
+const NusKernels<NusPack16> kKernels16 = {nus_diag_kernel<NusPack16>, nus_product_kernel<NusPack16>,
+                                          nus_finish_kernel<NusPack16>};
+const NusKernels<NusPack32> kKernels32 = {nus_diag_kernel<NusPack32>, nus_product_kernel<NusPack32>,
+                                          nus_finish_kernel<NusPack32>};
 template <class Pack>
 const NusKernels<Pack>& kernels() {
     if constexpr (sizeof(typename Pack::Cell) == 2) return kKernels16;
     else return kKernels32;
 }
 
+// The batch kernel of each cell width, by kNusBatchThreadChoices.
+template <class Pack>
+using NusBatchKernels = void (*[3])(NusBatchParams<typename Pack::Cell>);
+template <class Pack>
+const NusBatchKernels<Pack>& batch_kernels() {
+    static const NusBatchKernels<Pack> k = {nus_batch_kernel<Pack, 256>, nus_batch_kernel<Pack, 512>,
+                                            nus_batch_kernel<Pack, 1024>};
+    return k;
+}
+
 struct NusVariant {
     const char* name;
     Shape shape;
-    bool wide;  // 32-bit cells
+    int bytes;  // a cell's
 };
 
 // The one table of instances; stats list the used ones in this order.
 const NusVariant kVariants[] = {
-    {"batch16_smem", Shape::batch_smem, false},
-    {"batch32_smem", Shape::batch_smem, true},
-    {"long16", Shape::tiles, false},
-    {"long32", Shape::tiles, true},
+    {"batch8_smem", Shape::batch_smem, 1},
+    {"batch16_smem", Shape::batch_smem, 2},
+    {"batch32_smem", Shape::batch_smem, 4},
+    {"long16", Shape::tiles, 2},
+    {"long32", Shape::tiles, 4},
 };
 constexpr int kNumVariants = static_cast<int>(sizeof(kVariants) / sizeof(kVariants[0]));
 
@@ -84,27 +93,40 @@ constexpr int kNumVariants = static_cast<int>(sizeof(kVariants) / sizeof(kVarian
 constexpr uint32_t kBatchMaxLength = 1024;
 constexpr uint32_t kCodeAlign = 16;
 
-int variant_index(Shape s, bool wide) {
+int variant_index(Shape s, int bytes) {
     for (int v = 0; v < kNumVariants; ++v)
-        if (kVariants[v].shape == s && kVariants[v].wide == wide) return v;
+        if (kVariants[v].shape == s && kVariants[v].bytes == bytes) return v;
     throw InternalError("no gpu-nussinov CUDA variant for that shape");
 }
 
 // The largest score any interval of n bases can reach.
 uint64_t score_bound(uint64_t n, int max_w) { return static_cast<uint64_t>(max_w) * (n / 2); }
 bool needs_wide(uint64_t n, int max_w) { return score_bound(n, max_w) > 0xffffu; }
-
-uint64_t batch_table_bytes(uint32_t len, bool wide) {
-    const uint64_t cells = (nus_batch_table_cells(len) + 7) / 8 * 8;
-    return cells * (wide ? 4 : 2);
+// The narrowest cells that hold every score of n bases (docs/nussinov.md §10.1).
+int cell_bytes(uint64_t n, int max_w) {
+    const uint64_t b = score_bound(n, max_w);
+    return b <= 0xffu ? 1 : b <= 0xffffu ? 2 : 4;
 }
 
-// The tiled kernels fold sequences of up to this many tiles a side many at
-// once (a launch's grid y is the sequence), each traced on the GPU by a warp:
-// the batch kernels in global memory, one block walking a sequence's
-// anti-diagonals, are many times slower there. Longer ones fold one at a
-// time and are traced on the host from the copied table.
-constexpr int kTilesBatchMaxTiles = 16;
+uint64_t batch_table_bytes(uint32_t len, int bytes) {
+    const uint64_t cells = bytes == 1 ? nus_batch_table_cells<NusPack8::kAlign>(len) : nus_batch_table_cells<NusPack16::kAlign>(len);
+    return (cells + 7) / 8 * 8 * static_cast<uint64_t>(bytes);
+}
+
+// The batch kernel's blocks whose tables of `len` bases fit one
+// multiprocessor's shared memory at once (0: not one), at most 8. Sequences
+// of one count fold in one launch (docs/nussinov.md §10.2).
+int batch_blocks_per_sm(uint32_t len, int bytes, const cudaDeviceProp& prop) {
+    const uint64_t table = batch_table_bytes(len, bytes);
+    if (table > prop.sharedMemPerBlockOptin) return 0;
+    const uint64_t per_block = table + prop.reservedSharedMemPerBlock;
+    return static_cast<int>(std::clamp<uint64_t>(prop.sharedMemPerMultiprocessor / per_block, 1, 8));
+}
+
+// Index into kNusBatchThreadChoices for a launch of `blocks` a
+// multiprocessor: at least 1,024 threads on each (fewer, larger blocks give
+// every cell of a diagonal more threads).
+int batch_thread_choice(int blocks) { return blocks <= 1 ? 2 : blocks <= 3 ? 1 : 0; }
 
 // K-split of the product on diagonal d for `count` sequences at once: enough
 // blocks to fill the device while whole-tile ranges remain.
@@ -117,7 +139,6 @@ int product_splits(int nb, int d, int sms, uint64_t count) {
 struct LongPlan {
     int nb = 0;
     uint64_t count = 1;          // sequences folded at once
-    bool gpu_trace = false;      // traced by nus_tiles_trace_kernel
     uint64_t tiles = 0;          // nb (nb + 1) / 2
     uint64_t table_bytes = 0;    // U + V, all sequences
     uint64_t partial_cells = 0;  // a sequence's: the largest splits * tiles * B * B of one diagonal
@@ -128,13 +149,12 @@ LongPlan plan_tiles(int nb, bool wide, int sms, uint64_t count) {
     LongPlan p;
     p.nb = nb;
     p.count = count;
-    p.gpu_trace = nb <= kTilesBatchMaxTiles;
     p.tiles = static_cast<uint64_t>(nb) * (nb + 1) / 2;
     const uint64_t tile_cells = uint64_t{kNusTile} * kNusTile, span = uint64_t(nb) * kNusTile;
     p.table_bytes = count * 2 * p.tiles * tile_cells * (wide ? 4 : 2);
     for (int d = 2; d < nb; ++d)
         p.partial_cells = std::max<uint64_t>(p.partial_cells, uint64_t(product_splits(nb, d, sms, count)) * (nb - d) * tile_cells);
-    const uint64_t trace = p.gpu_trace ? span + 4 * 2 * (span + 2) + 8 : 0;  // structure, stack, len, score
+    const uint64_t trace = span + 4 * 2 * (span + 2) + 8;  // structure, stack, len, score
     p.bytes = p.table_bytes + count * (p.partial_cells * 4 + span + trace);
     return p;
 }
@@ -156,24 +176,6 @@ uint64_t longest_fitting(uint64_t bytes, int max_w, int sms) {
     return lo;
 }
 
-// Host bytes a long sequence's structure needs: the upper tiles copied back
-// for the host traceback.
-uint64_t host_table_bytes(uint64_t n, bool wide) {
-    const uint64_t nb = (n + kNusTile - 1) / kNusTile;
-    return nb * (nb + 1) / 2 * kNusTile * kNusTile * (wide ? 4 : 2);
-}
-
-// The longest n whose host table fits `bytes`.
-uint64_t longest_host_fitting(uint64_t bytes, int max_w) {
-    uint64_t lo = 0, hi = uint64_t{1} << 24;
-    while (lo < hi) {
-        const uint64_t mid = (lo + hi + 1) / 2;
-        if (host_table_bytes(mid, needs_wide(mid, max_w)) <= bytes) lo = mid;
-        else hi = mid - 1;
-    }
-    return lo;
-}
-
 std::string gib(uint64_t bytes) {
     char s[32];
     std::snprintf(s, sizeof s, "%.1f GiB", static_cast<double>(bytes) / double(uint64_t{1} << 30));
@@ -185,6 +187,7 @@ NusRules make_rules(const NussinovParams& p) {
     r.min_loop = p.min_loop;
     for (int a = 0; a < 5; ++a)
         for (int b = 0; b < 5; ++b) r.w[a * 5 + b] = p.weight(static_cast<uint8_t>(a), static_cast<uint8_t>(b));
+    r.zero_means_unpaired = p.w_gc > 0 && p.w_au > 0 && (!p.gu || p.w_gu > 0);
     return r;
 }
 
@@ -192,7 +195,7 @@ struct Slot {
     int device = 0;
     cudaDeviceProp prop{};
     std::unique_ptr<Stream> stream;
-    std::unique_ptr<Event> ev_start, ev_end;
+    std::unique_ptr<Event> ev_start, ev_end, ev_trace;
     // Kept between calls, grown only.
     DeviceBuffer<uint8_t> codes;
     DeviceBuffer<uint64_t> off, out_off;
@@ -231,16 +234,17 @@ public:
             s->stream = std::make_unique<Stream>();
             s->ev_start = std::make_unique<Event>();
             s->ev_end = std::make_unique<Event>();
+            s->ev_trace = std::make_unique<Event>();
             slots_.push_back(std::move(s));
         }
     }
 
     std::string name() const override { return "cuda-x" + std::to_string(slots_.size()); }
     NussinovCudaStats last_stats() const override { return stats_; }
-    void set_host_memory_bytes(uint64_t bytes) override { host_bytes_ = bytes; }
     void force_variant(const std::string& name) override {
         forced_ = forced_variant_index(kVariants, name, "gpu-nussinov CUDA kernel");
     }
+    void set_batch_max_length(uint32_t n) override { batch_max_ = n; }
 
     void fold(std::span<const std::span<const uint8_t>> seqs, const NussinovParams& p, bool with_structure,
               std::span<NussinovFold> out) override;
@@ -256,17 +260,18 @@ private:
     std::vector<std::unique_ptr<Slot>> slots_;
     NussinovCudaStats stats_;
     int forced_ = -1;
-    uint64_t host_bytes_ = 0;
+    uint32_t batch_max_ = 0;
 };
 
 int CudaNussinovEngine::choose(uint64_t n, int max_w, size_t smem_optin) const {
-    const bool wide = needs_wide(n, max_w);
+    const int bytes = cell_bytes(n, max_w);
     if (forced_ >= 0) {
         const NusVariant& v = kVariants[forced_];
-        if (wide && !v.wide)
+        if (bytes > v.bytes)
             throw UsageError(std::string("gpu-nussinov CUDA kernel ") + v.name + ": a sequence of " + std::to_string(n) +
-                             " bases may score " + std::to_string(score_bound(n, max_w)) + ", beyond 16-bit cells");
-        if (v.shape == Shape::batch_smem && batch_table_bytes(static_cast<uint32_t>(std::min<uint64_t>(n, UINT32_MAX)), v.wide) > smem_optin)
+                             " bases may score " + std::to_string(score_bound(n, max_w)) + ", beyond " +
+                             std::to_string(8 * v.bytes) + "-bit cells");
+        if (v.shape == Shape::batch_smem && batch_table_bytes(static_cast<uint32_t>(std::min<uint64_t>(n, UINT32_MAX)), v.bytes) > smem_optin)
             throw UsageError(std::string("gpu-nussinov CUDA kernel ") + v.name + ": the tables of a sequence of " +
                              std::to_string(n) + " bases exceed shared memory");
         if (v.shape != Shape::tiles && n > (uint64_t{1} << 20))
@@ -274,10 +279,14 @@ int CudaNussinovEngine::choose(uint64_t n, int max_w, size_t smem_optin) const {
                              " bases is too long for the batch kernels");
         return forced_;
     }
-    // Shared tables only where two blocks fit a multiprocessor; the tiled
-    // kernels fold the rest, many at once where they are short.
-    const bool smem = n <= kBatchMaxLength && batch_table_bytes(static_cast<uint32_t>(n), wide) * 2 <= smem_optin;
-    return variant_index(smem ? Shape::batch_smem : Shape::tiles, wide);
+    // The batch shape wherever one block's tables fit shared memory (up to
+    // batch_max_ when set); the tiled kernels fold the rest, many at once
+    // where they are short (docs/nussinov.md §10.2).
+    const uint64_t reach = batch_max_ != 0 ? std::min<uint64_t>(batch_max_, kBatchMaxLength) : kBatchMaxLength;
+    // Cells as narrow as the scores allow: 8-bit ones halve the tables and
+    // double the k a shared-memory load brings (the tiles start at 16 bits).
+    const bool smem = n <= reach && batch_table_bytes(static_cast<uint32_t>(n), bytes) <= smem_optin;
+    return smem ? variant_index(Shape::batch_smem, bytes) : variant_index(Shape::tiles, std::max(bytes, 2));
 }
 
 void CudaNussinovEngine::fold(std::span<const std::span<const uint8_t>> seqs, const NussinovParams& p, bool with_structure,
@@ -373,29 +382,14 @@ void CudaNussinovEngine::run_slot(Slot& s, const Job& job) {
     s.kernel_ms = s.traceback_ms = 0;
     s.launches = 0;
     std::fill(std::begin(s.used), std::end(s.used), false);
-    // Memory first: every long sequence of this share must fit before any runs,
-    // on the card and, for its structure, on the host (the devices' copies
-    // may be held at once, so each takes an equal part of the CPU engine's
-    // budget: docs/nussinov.md §7).
-    if (!s.longs.empty() && job.with_structure) {
-        const uint64_t host_avail = (host_bytes_ != 0 ? host_bytes_ : nussinov_cpu_memory_budget()) / slots_.size();
-        for (uint32_t k : s.longs) {
-            const uint64_t n = job.seqs[k].size(), need = host_table_bytes(n, kVariants[(*job.variant)[k]].wide);
-            if (plan_long(n, false, 1).gpu_trace) continue;
-            if (need > host_avail)
-                throw NussinovSequenceError(k, "gpu-nussinov: the structure of a sequence of " + std::to_string(n) + " bases needs " +
-                                    gib(need) + " of host memory for its table (" + gib(host_avail) +
-                                    " usable); the longest this host can trace is " +
-                                    std::to_string(longest_host_fitting(host_avail, job.max_w)) +
-                                    " bases (--no-structure folds longer ones)");
-        }
-    }
+    // Memory first: every long sequence of this share must fit the card
+    // before any runs. The host holds only scores and structures.
     if (!s.longs.empty()) {
         const uint64_t held = s.scratch.size() + s.partial.size() * sizeof(int32_t);  // reused below
         const uint64_t avail = device_memory().budget(held);
         for (uint32_t k : s.longs) {
             const uint64_t n = job.seqs[k].size();
-            const LongPlan plan = plan_long(n, kVariants[(*job.variant)[k]].wide, s.prop.multiProcessorCount);
+            const LongPlan plan = plan_long(n, kVariants[(*job.variant)[k]].bytes == 4, s.prop.multiProcessorCount);
             if (plan.bytes > avail)
                 throw NussinovSequenceError(k, "gpu-nussinov: a sequence of " + std::to_string(n) + " bases needs " + gib(plan.bytes) +
                                     " on GPU " + std::to_string(s.device) + " (" + s.prop.name + ", " + gib(avail) +
@@ -404,7 +398,8 @@ void CudaNussinovEngine::run_slot(Slot& s, const Job& job) {
                                     " bases");
         }
     }
-    // Batch sequences grouped by instance, each group one launch.
+    // Batch sequences grouped by instance (cell width), each group one upload
+    // and a launch per class of table size (run_batch).
     for (int v = 0; v < kNumVariants; ++v) {
         if (kVariants[v].shape == Shape::tiles) continue;
         std::vector<uint32_t> items;
@@ -412,22 +407,30 @@ void CudaNussinovEngine::run_slot(Slot& s, const Job& job) {
             if ((*job.variant)[k] == v) items.push_back(k);
         if (items.empty()) continue;
         s.used[v] = true;
-        if (kVariants[v].wide) run_batch<NusPack32>(s, job, items);
-        else run_batch<NusPack16>(s, job, items);
+        if (kVariants[v].bytes == 4) run_batch<NusPack32>(s, job, items);
+        else if (kVariants[v].bytes == 2) run_batch<NusPack16>(s, job, items);
+        else run_batch<NusPack8>(s, job, items);
     }
     // Tiled sequences (longest first) in runs of one tile count and cell
-    // width: those short enough fold together, longer ones one at a time.
+    // width, each run folded together (a launch's grid y is the sequence):
+    // alone, a sequence of nb tiles gives a tile diagonal's launches at most
+    // nb blocks, far from filling the card below tens of thousands of bases
+    // (docs/nussinov.md §10.2). A run too small to give each multiprocessor
+    // two blocks on its first diagonals also takes shorter sequences, padded
+    // to its tile count, while that costs them at most 25% more steps.
+    const auto tiles_of = [&](uint32_t k) { return (job.seqs[k].size() + kNusTile - 1) / kNusTile; };
     for (size_t x = 0; x < s.longs.size();) {
         const int v = (*job.variant)[s.longs[x]];
-        const uint64_t nb = (job.seqs[s.longs[x]].size() + kNusTile - 1) / kNusTile;
+        const uint64_t nb = tiles_of(s.longs[x]);
         size_t y = x + 1;
-        if (nb <= uint64_t(kTilesBatchMaxTiles))
-            while (y < s.longs.size() && (*job.variant)[s.longs[y]] == v &&
-                   (job.seqs[s.longs[y]].size() + kNusTile - 1) / kNusTile == nb)
-                ++y;
+        for (; y < s.longs.size() && (*job.variant)[s.longs[y]] == v; ++y) {
+            const uint64_t ny = tiles_of(s.longs[y]);
+            const bool small = uint64_t(y - x) * nb < 2 * uint64_t(s.prop.multiProcessorCount);
+            if (ny != nb && !(small && 5 * ny * ny * ny >= 4 * nb * nb * nb)) break;
+        }
         s.used[v] = true;
         const std::span<const uint32_t> items(s.longs.data() + x, y - x);
-        if (kVariants[v].wide) run_tiles<NusPack32>(s, job, items);
+        if (kVariants[v].bytes == 4) run_tiles<NusPack32>(s, job, items);
         else run_tiles<NusPack16>(s, job, items);
         x = y;
     }
@@ -435,19 +438,23 @@ void CudaNussinovEngine::run_slot(Slot& s, const Job& job) {
 }
 
 template <class Pack>
-void CudaNussinovEngine::run_batch(Slot& s, const Job& job, std::span<const uint32_t> items) {
+void CudaNussinovEngine::run_batch(Slot& s, const Job& job, std::span<const uint32_t> items_in) {
     using Cell = typename Pack::Cell;
+    constexpr int bytes = sizeof(Cell);
     cudaStream_t st = s.stream->get();
-    const auto& K = kernels<Pack>();
-    auto kernel = K.batch_smem;
+    const auto& K = batch_kernels<Pack>();
+    // Longest first, so that sequences of one blocks-per-multiprocessor
+    // count are contiguous: each such class is one launch whose shared memory
+    // fits its longest, all uploaded at once.
+    std::vector<uint32_t> items(items_in.begin(), items_in.end());
+    std::stable_sort(items.begin(), items.end(),
+                     [&](uint32_t x, uint32_t y) { return job.seqs[x].size() > job.seqs[y].size(); });
     const size_t count = items.size();
-    uint32_t max_len = 0;
     uint64_t code_bytes = 0, out_bytes = 0;
     std::vector<uint64_t> off(count), out_off(count);
     std::vector<uint32_t> len(count);
     for (size_t q = 0; q < count; ++q) {
         len[q] = static_cast<uint32_t>(job.seqs[items[q]].size());
-        max_len = std::max(max_len, len[q]);
         off[q] = code_bytes;
         out_off[q] = out_bytes;
         code_bytes += (len[q] + kCodeAlign - 1) / kCodeAlign * kCodeAlign;
@@ -456,50 +463,74 @@ void CudaNussinovEngine::run_batch(Slot& s, const Job& job, std::span<const uint
     std::vector<uint8_t> codes(code_bytes, 0);
     for (size_t q = 0; q < count; ++q) std::memcpy(codes.data() + off[q], job.seqs[items[q]].data(), len[q]);
 
-    // Grid: as many blocks as fit the device at once, no more than sequences.
-    const uint64_t table_cells = (nus_batch_table_cells(max_len) + 7) / 8 * 8;
-    const size_t smem = table_cells * sizeof(Cell);
-    if (smem > s.prop.sharedMemPerBlockOptin)
-        throw UsageError("gpu-nussinov: the batch tables of " + std::to_string(max_len) + " bases exceed shared memory");
-    // The card's limit, not this launch's need: slots on one device run
-    // concurrently, and a smaller value set by another would fail this launch.
-    WARPDP_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                           static_cast<int>(s.prop.sharedMemPerBlockOptin)));
-    int per_sm = 0;
-    WARPDP_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kNusBatchThreads, smem));
-    uint64_t blocks = std::min<uint64_t>(count, uint64_t(std::max(per_sm, 1)) * s.prop.multiProcessorCount);
-    const uint64_t stack_words = job.with_structure ? 2 * (uint64_t{max_len} + 2) : 0;
+    struct Class {
+        size_t first = 0, count = 0;
+        int threads = 0;                   // index into kNusBatchThreadChoices
+        size_t smem = 0;                   // its longest sequence's tables
+        uint64_t blocks = 0, stack_words = 0;
+    };
+    std::vector<Class> classes;
+    for (size_t q = 0; q < count; ++q) {
+        const int per_sm = batch_blocks_per_sm(len[q], bytes, s.prop);
+        if (per_sm == 0)
+            throw UsageError("gpu-nussinov: the batch tables of " + std::to_string(len[q]) + " bases exceed shared memory");
+        const int threads = batch_thread_choice(per_sm);
+        const size_t smem = batch_table_bytes(len[q], bytes);
+        // One class per table size class: a longer sequence always has at
+        // most the blocks of a shorter one.
+        if (classes.empty() || batch_blocks_per_sm(len[classes.back().first], bytes, s.prop) != per_sm)
+            classes.push_back(Class{q, 0, threads, smem, 0, job.with_structure ? 2 * (uint64_t{len[q]} + 2) : 0});
+        ++classes.back().count;
+    }
+
     // Memory plan: the traceback stacks take what the other buffers leave, up to half of what is free.
     const uint64_t free_bytes = device_memory().free;
     const uint64_t fixed = code_bytes + count * (2 * sizeof(uint64_t) + sizeof(uint32_t) + sizeof(int32_t)) +
                            (job.with_structure ? out_bytes : 0);
-    const uint64_t per_block = stack_words * sizeof(int32_t);
     const uint64_t budget = (free_bytes + s.scratch.size()) / 2;
-    if (fixed + per_block > budget)
-        throw ResourceError("gpu-nussinov: GPU " + std::to_string(s.device) + " cannot hold a batch of " +
-                            std::to_string(count) + " sequences (" + gib(fixed + per_block) + " needed, " +
-                            gib(free_bytes) + " free)");
-    if (per_block > 0) blocks = std::min<uint64_t>(blocks, (budget - fixed) / per_block);
+    uint64_t stack_total = 0;
+    for (Class& c : classes) {
+        auto kernel = K[c.threads];
+        // The card's limit, not this launch's need: slots on one device run
+        // concurrently, and a smaller value set by another would fail this launch.
+        WARPDP_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                               static_cast<int>(s.prop.sharedMemPerBlockOptin)));
+        int per_sm = 0;
+        WARPDP_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kNusBatchThreadChoices[c.threads], c.smem));
+        // Grid: as many blocks as fit the device at once, no more than sequences.
+        c.blocks = std::min<uint64_t>(c.count, uint64_t(std::max(per_sm, 1)) * s.prop.multiProcessorCount);
+        const uint64_t per_block = c.stack_words * sizeof(int32_t);
+        if (fixed + per_block > budget)
+            throw ResourceError("gpu-nussinov: GPU " + std::to_string(s.device) + " cannot hold a batch of " +
+                                std::to_string(count) + " sequences (" + gib(fixed + per_block) + " needed, " +
+                                gib(free_bytes) + " free)");
+        if (per_block > 0) c.blocks = std::min<uint64_t>(c.blocks, (budget - fixed) / per_block);
+        stack_total = std::max(stack_total, c.blocks * c.stack_words);  // launches run one after another
+    }
 
     s.codes.reserve(std::max<uint64_t>(code_bytes, 16));
     s.off.reserve(count), s.out_off.reserve(count), s.len.reserve(count), s.score.reserve(count);
-    if (job.with_structure) s.structure.reserve(std::max<uint64_t>(out_bytes, 1)), s.stack.reserve(blocks * stack_words);
+    if (job.with_structure) s.structure.reserve(std::max<uint64_t>(out_bytes, 1)), s.stack.reserve(std::max<uint64_t>(stack_total, 1));
     WARPDP_CUDA_CHECK(cudaMemcpyAsync(s.codes.get(), codes.data(), code_bytes, cudaMemcpyHostToDevice, st));
     WARPDP_CUDA_CHECK(cudaMemcpyAsync(s.off.get(), off.data(), count * sizeof(uint64_t), cudaMemcpyHostToDevice, st));
     WARPDP_CUDA_CHECK(cudaMemcpyAsync(s.out_off.get(), out_off.data(), count * sizeof(uint64_t), cudaMemcpyHostToDevice, st));
     WARPDP_CUDA_CHECK(cudaMemcpyAsync(s.len.get(), len.data(), count * sizeof(uint32_t), cudaMemcpyHostToDevice, st));
 
-    NusBatchParams<Cell> p;
-    p.seqs = NusBatchSeqs{s.codes.get(), s.off.get(), s.len.get(), s.out_off.get(), static_cast<uint32_t>(count)};
-    p.rules = job.rules;
-    p.stack = job.with_structure ? s.stack.get() : nullptr;
-    p.stack_words = stack_words;
-    p.score = s.score.get();
-    p.structure = job.with_structure ? s.structure.get() : nullptr;
     WARPDP_CUDA_CHECK(cudaEventRecord(s.ev_start->get(), st));
-    WARPDP_CUDA_CHECK_LAUNCH((kernel<<<static_cast<unsigned>(blocks), kNusBatchThreads, smem, st>>>(p)));
+    for (const Class& c : classes) {
+        NusBatchParams<Cell> p;
+        p.seqs = NusBatchSeqs{s.codes.get(), s.off.get() + c.first, s.len.get() + c.first, s.out_off.get() + c.first,
+                              static_cast<uint32_t>(c.count)};
+        p.rules = job.rules;
+        p.stack = job.with_structure ? s.stack.get() : nullptr;
+        p.stack_words = c.stack_words;
+        p.score = s.score.get() + c.first;
+        p.structure = job.with_structure ? s.structure.get() : nullptr;
+        WARPDP_CUDA_CHECK_LAUNCH((K[c.threads]<<<static_cast<unsigned>(c.blocks), kNusBatchThreadChoices[c.threads],
+                                                             c.smem, st>>>(p)));
+        ++s.launches;
+    }
     WARPDP_CUDA_CHECK(cudaEventRecord(s.ev_end->get(), st));
-    ++s.launches;
     std::vector<int32_t> score(count);
     std::string structure(job.with_structure ? out_bytes : 0, '\0');
     WARPDP_CUDA_CHECK(cudaMemcpyAsync(score.data(), s.score.get(), count * sizeof(int32_t), cudaMemcpyDeviceToHost, st));
@@ -557,10 +588,8 @@ void CudaNussinovEngine::run_tiles(Slot& s, const Job& job, std::span<const uint
             }
             s.partial.reserve(std::max<uint64_t>(count * plan.partial_cells, 1));
             s.codes.reserve(count * span);
-            if (plan.gpu_trace) {
-                s.len.reserve(count), s.score.reserve(count);
-                if (job.with_structure) s.structure.reserve(count * span), s.stack.reserve(count * 2 * (span + 2));
-            }
+            s.len.reserve(count), s.score.reserve(count);
+            if (job.with_structure) s.structure.reserve(count * span), s.stack.reserve(count * 2 * (span + 2));
         } catch (const ResourceError&) {
             static_cast<void>(cudaGetLastError());
             s.scratch.reset(0);
@@ -579,8 +608,7 @@ void CudaNussinovEngine::run_tiles(Slot& s, const Job& job, std::span<const uint
             len[q] = static_cast<uint32_t>(seq.size());
         }
         WARPDP_CUDA_CHECK(cudaMemcpyAsync(s.codes.get(), codes.data(), codes.size(), cudaMemcpyHostToDevice, st));
-        if (plan.gpu_trace)
-            WARPDP_CUDA_CHECK(cudaMemcpyAsync(s.len.get(), len.data(), count * sizeof(uint32_t), cudaMemcpyHostToDevice, st));
+        WARPDP_CUDA_CHECK(cudaMemcpyAsync(s.len.get(), len.data(), count * sizeof(uint32_t), cudaMemcpyHostToDevice, st));
 
         NusLongParams<Cell> p;
         p.U = reinterpret_cast<Cell*>(s.scratch.get());
@@ -607,68 +635,46 @@ void CudaNussinovEngine::run_tiles(Slot& s, const Job& job, std::span<const uint
             WARPDP_CUDA_CHECK_LAUNCH((K.finish<<<grid(nb - d), kNusFinishThreads, finish_smem, st>>>(p)));
             ++s.launches;
         }
-        if (plan.gpu_trace) {
-            NusTilesTraceParams<Cell> t;
-            t.U = p.U;
-            t.seq_cells = seq_cells;
-            t.codes = s.codes.get();
-            t.nb = nb;
-            t.len = s.len.get();
-            t.count = static_cast<uint32_t>(count);
-            t.rules = job.rules;
-            t.score = s.score.get();
-            t.structure = job.with_structure ? s.structure.get() : nullptr;
-            t.stack = job.with_structure ? s.stack.get() : nullptr;
-            const unsigned blocks = static_cast<unsigned>((count + kNusTraceWarps - 1) / kNusTraceWarps);
-            WARPDP_CUDA_CHECK_LAUNCH((nus_tiles_trace_kernel<Cell><<<blocks, 32 * kNusTraceWarps, 0, st>>>(t)));
-            ++s.launches;
-        }
+        // Scores, and structures when asked, by a warp a sequence.
+        WARPDP_CUDA_CHECK(cudaEventRecord(s.ev_trace->get(), st));
+        NusTilesTraceParams<Cell> t;
+        t.U = p.U;
+        t.V = p.V;
+        t.seq_cells = seq_cells;
+        t.codes = s.codes.get();
+        t.nb = nb;
+        t.len = s.len.get();
+        t.count = static_cast<uint32_t>(count);
+        t.rules = job.rules;
+        t.score = s.score.get();
+        t.structure = job.with_structure ? s.structure.get() : nullptr;
+        t.stack = job.with_structure ? s.stack.get() : nullptr;
+        const unsigned blocks = static_cast<unsigned>((count + kNusTraceWarps - 1) / kNusTraceWarps);
+        WARPDP_CUDA_CHECK_LAUNCH((nus_tiles_trace_kernel<Cell><<<blocks, 32 * kNusTraceWarps, 0, st>>>(t)));
+        ++s.launches;
         WARPDP_CUDA_CHECK(cudaEventRecord(s.ev_end->get(), st));
 
-        if (plan.gpu_trace) {
-            std::vector<int32_t> score(count);
-            std::string structure(job.with_structure ? count * span : 0, '\0');
-            WARPDP_CUDA_CHECK(cudaMemcpyAsync(score.data(), s.score.get(), count * sizeof(int32_t), cudaMemcpyDeviceToHost, st));
-            if (job.with_structure)
-                WARPDP_CUDA_CHECK(cudaMemcpyAsync(structure.data(), s.structure.get(), structure.size(), cudaMemcpyDeviceToHost, st));
-            WARPDP_CUDA_CHECK(cudaStreamSynchronize(st));
-            for (uint64_t q = 0; q < count; ++q) {
-                NussinovFold& f = job.out[items[first + q]];
-                f = NussinovFold{};
-                f.score = score[q];
-                if (job.with_structure) {
-                    f.structure.assign(structure, q * span, len[q]);
-                    f.pairs = static_cast<uint64_t>(std::count(f.structure.begin(), f.structure.end(), '('));
-                }
-            }
-        } else {
-            // One sequence (count is 1 past kTilesBatchMaxTiles).
-            const auto seq = job.seqs[items[first]];
-            const uint64_t n = seq.size();
-            auto at = [](uint64_t i, uint64_t j) { return nus_tri(i / B, j / B) * tile_cells + (i % B) * B + j % B; };
-            NussinovFold& f = job.out[items[first]];
+        std::vector<int32_t> score(count);
+        std::string structure(job.with_structure ? count * span : 0, '\0');
+        WARPDP_CUDA_CHECK(cudaMemcpyAsync(score.data(), s.score.get(), count * sizeof(int32_t), cudaMemcpyDeviceToHost, st));
+        if (job.with_structure)  // one copy (a lone sequence's padding left out)
+            WARPDP_CUDA_CHECK(cudaMemcpyAsync(structure.data(), s.structure.get(), count == 1 ? len[0] : structure.size(),
+                                              cudaMemcpyDeviceToHost, st));
+        WARPDP_CUDA_CHECK(cudaStreamSynchronize(st));
+        for (uint64_t q = 0; q < count; ++q) {
+            NussinovFold& f = job.out[items[first + q]];
             f = NussinovFold{};
-            if (!job.with_structure) {
-                Cell top{};
-                WARPDP_CUDA_CHECK(cudaMemcpyAsync(&top, p.U + at(0, n - 1), sizeof(Cell), cudaMemcpyDeviceToHost, st));
-                WARPDP_CUDA_CHECK(cudaStreamSynchronize(st));
-                f.score = static_cast<int64_t>(top);
-            } else {
-                // The upper tiles only (V repeats them), into pageable memory: the
-                // traceback reads a few cells per base, so the copy dominates anyway.
-                std::unique_ptr<Cell[]> host(new Cell[seq_cells]);  // not zero-filled: the copy writes every cell
-                WARPDP_CUDA_CHECK(cudaMemcpyAsync(host.get(), p.U, seq_cells * sizeof(Cell), cudaMemcpyDeviceToHost, st));
-                WARPDP_CUDA_CHECK(cudaStreamSynchronize(st));
-                const auto t0 = std::chrono::steady_clock::now();
-                f = nussinov_traceback(seq, *job.params, [&](int64_t i, int64_t j) {
-                    return static_cast<int64_t>(host[at(uint64_t(i), uint64_t(j))]);
-                });
-                s.traceback_ms += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+            f.score = score[q];
+            if (job.with_structure) {
+                f.structure.assign(structure, q * span, len[q]);
+                f.pairs = static_cast<uint64_t>(std::count(f.structure.begin(), f.structure.end(), '('));
             }
         }
-        float ms = 0;
+        float ms = 0, trace_ms = 0;
         WARPDP_CUDA_CHECK(cudaEventElapsedTime(&ms, s.ev_start->get(), s.ev_end->get()));
+        WARPDP_CUDA_CHECK(cudaEventElapsedTime(&trace_ms, s.ev_trace->get(), s.ev_end->get()));
         s.kernel_ms += ms;
+        s.traceback_ms += trace_ms;
     }
 }
 
@@ -689,12 +695,20 @@ std::vector<std::string> nussinov_cuda_variants() {
 }
 
 uint32_t nussinov_cuda_shared_batch_max_length(int device, int max_weight) {
+    const auto limits = nussinov_cuda_batch_class_limits(device, max_weight);
+    return limits.empty() ? 0 : limits.front();
+}
+
+std::vector<uint32_t> nussinov_cuda_batch_class_limits(int device, int max_weight) {
     const auto props = open_devices({device}, "gpu-nussinov");
-    const size_t smem_optin = props[0].sharedMemPerBlockOptin;
-    uint32_t best = 0;
-    for (uint32_t n = 1; n <= kBatchMaxLength; ++n)
-        if (batch_table_bytes(n, needs_wide(n, std::max(max_weight, 1))) * 2 <= smem_optin) best = n;
-    return best;
+    std::vector<uint32_t> limits;
+    int last = -1;
+    for (uint32_t n = kBatchMaxLength; n >= 2; --n) {
+        const int per_sm = batch_blocks_per_sm(n, cell_bytes(n, std::max(max_weight, 1)), props[0]);
+        if (per_sm != 0 && per_sm != last) limits.push_back(n);
+        if (per_sm != 0) last = per_sm;
+    }
+    return limits;
 }
 
 uint64_t nussinov_cuda_max_length(int device, int max_weight) {

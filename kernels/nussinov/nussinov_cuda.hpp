@@ -25,7 +25,7 @@ std::unique_ptr<NussinovEngine> make_nussinov_cuda_engine(const std::vector<int>
 struct NussinovCudaStats {
     double kernel_ms = 0;          // max over devices of the summed kernel time (CUDA events)
     double device_ms = 0;          // max over devices of the wall time of its share (uploads, kernels, copies back)
-    double traceback_ms = 0;       // host traceback of long sequences (summed over devices)
+    double traceback_ms = 0;       // the tiled shape's traceback kernels, within kernel_ms (summed over devices)
     uint64_t cells = 0;            // sum of n (n + 1) / 2 over the sequences folded on GPUs
     uint64_t steps = 0;            // sum over those of sum_{i<j} (j - i) = (n^3 - n) / 6: the (i, j, k) work
     uint64_t batch_sequences = 0;  // sequences folded by the batch kernels
@@ -44,18 +44,17 @@ public:
     // take (16-bit cells too narrow for its largest possible score, a table
     // too large for shared memory) makes fold() throw UsageError.
     virtual void force_variant(const std::string& name) = 0;
-    // What the host copies of long sequences' tables (for their structures)
-    // may take in all; 0, the default, is the CPU engine's budget
-    // (nussinov_cpu_memory_budget). A structure past it makes fold() throw
-    // ResourceError before any work.
-    virtual void set_host_memory_bytes(uint64_t bytes) = 0;
+    // The longest sequence the default choice gives the batch shape, within
+    // what shared memory holds; 0, the default, is that limit
+    // (docs/nussinov.md §10.2). For the benchmark's crossover measurements.
+    virtual void set_batch_max_length(uint32_t n) = 0;
 };
 
 // Device indices may repeat (each entry is its own slot with its own share);
 // tests use that to exercise the split on a single GPU.
 std::unique_ptr<NussinovCudaEngine> make_nussinov_cuda_engine_ex(const std::vector<int>& devices);
 
-// Names of all kernel instances: "batch16_smem", "batch32_smem", "long16",
+// Names of all kernel instances: "batch8_smem", "batch16_smem", "batch32_smem", "long16",
 // "long32" (the tiles).
 std::vector<std::string> nussinov_cuda_variants();
 
@@ -68,5 +67,11 @@ uint64_t nussinov_cuda_max_length(int device, int max_weight = 1);
 // memory on `device`; the tiled kernels fold longer ones. 0 in a build
 // without CUDA.
 uint32_t nussinov_cuda_shared_batch_max_length(int device, int max_weight = 1);
+
+// Where the batch shape's launch changes on `device`: the longest length of
+// each count of blocks a multiprocessor holds (docs/nussinov.md §10.2),
+// longest first; the first is nussinov_cuda_shared_batch_max_length. Empty in
+// a build without CUDA.
+std::vector<uint32_t> nussinov_cuda_batch_class_limits(int device, int max_weight = 1);
 
 }  // namespace warpdp

@@ -10,5 +10,6 @@ std::unique_ptr<NussinovEngine> make_nussinov_cuda_engine(const std::vector<int>
 }
 
 uint32_t nussinov_cuda_shared_batch_max_length(int, int) { return 0; }
+std::vector<uint32_t> nussinov_cuda_batch_class_limits(int, int) { return {}; }
 
 }  // namespace warpdp

@@ -21,15 +21,34 @@ inline constexpr int kNusDiagThreads = 256;
 // chain, and that chain, not the arithmetic, sets the step's time
 // (docs/benchmarks.md).
 inline constexpr int kNusFinishThreads = 512;
-inline constexpr int kNusBatchThreads = 256;
+// Block sizes of the batch kernel: the host picks one per launch so that the
+// blocks that fit a multiprocessor's shared memory bring >= 1,024 threads
+// (docs/nussinov.md §10.2).
+inline constexpr int kNusBatchThreadChoices[] = {256, 512, 1024};
 inline constexpr int kNusStageWords = 8;         // product: 32-bit words of k per shared-memory stage
 inline constexpr int kNusStagePitch = kNusTile + 4;  // words; keeps the transposing stores conflict-free
 inline constexpr int kNusCodeOther = 4;
+
+// 8-bit cells (batch shape only, scores up to 255): a word holds four
+// consecutive k, widened to two u16x2 pairs by byte permutes for the DPX
+// step (sums up to 510 fit a 16-bit lane), so a shared-memory load brings
+// twice the k of 16-bit cells and a table takes half the bytes.
+struct NusPack8 {
+    using Cell = uint8_t;
+    static constexpr int kPerWord = 4;
+    static constexpr int kAlign = 4;  // batch table rows start and end on whole words
+    __device__ static uint32_t step(uint32_t a, uint32_t b, uint32_t acc) {
+        acc = __viaddmax_u16x2(__byte_perm(a, 0u, 0x4140), __byte_perm(b, 0u, 0x4140), acc);  // k, k+1
+        return __viaddmax_u16x2(__byte_perm(a, 0u, 0x4342), __byte_perm(b, 0u, 0x4342), acc);  // k+2, k+3
+    }
+    __device__ static int reduce(uint32_t acc) { return max(static_cast<int>(acc & 0xffffu), static_cast<int>(acc >> 16)); }
+};
 
 // 16-bit cells: a 32-bit word holds two consecutive k.
 struct NusPack16 {
     using Cell = uint16_t;
     static constexpr int kPerWord = 2;
+    static constexpr int kAlign = 2;
     static constexpr int kTilePitch = kNusTile + 2;  // cells of a shared tile row: rows one bank apart
     __device__ static uint32_t step(uint32_t a, uint32_t b, uint32_t acc) { return __viaddmax_u16x2(a, b, acc); }
     __device__ static int reduce(uint32_t acc) { return max(static_cast<int>(acc & 0xffffu), static_cast<int>(acc >> 16)); }
@@ -39,6 +58,7 @@ struct NusPack16 {
 struct NusPack32 {
     using Cell = int32_t;
     static constexpr int kPerWord = 1;
+    static constexpr int kAlign = 2;
     static constexpr int kTilePitch = kNusTile + 1;
     __device__ static uint32_t step(uint32_t a, uint32_t b, uint32_t acc) {
         return static_cast<uint32_t>(__viaddmax_s32(static_cast<int>(a), static_cast<int>(b), static_cast<int>(acc)));
@@ -50,6 +70,7 @@ struct NusPack32 {
 struct NusRules {
     int min_loop = 1;
     int w[25] = {};
+    bool zero_means_unpaired = false;  // every allowed pair weighs > 0 (the traceback's shortcut)
 };
 
 __device__ __forceinline__ int nus_pair_weight(const NusRules& R, int a, int b) { return R.w[a * 5 + b]; }
@@ -66,52 +87,72 @@ __device__ __forceinline__ int nus_group_max(int v, int g) {
     return v;
 }
 
+// The smallest k in [i, j) with C(i,k) + C(k+1,j) = cij (t.split_sum), or j
+// when there is none: 32 * kNusSplitWidth candidates an iteration, their
+// loads issued before any ballot so that one memory latency covers them all.
+inline constexpr int kNusSplitWidth = 4;
+
+template <class Table>
+__device__ uint32_t nus_warp_split(const Table& t, uint32_t i, uint32_t j, int cij, int lane) {
+    for (uint32_t k0 = i; k0 < j; k0 += 32 * kNusSplitWidth) {
+        int sum[kNusSplitWidth];
+#pragma unroll
+        for (int w = 0; w < kNusSplitWidth; ++w) {
+            const uint32_t k = k0 + 32 * w + static_cast<uint32_t>(lane);
+            sum[w] = k < j ? t.split_sum(i, k, j) : -1;  // every C >= 0: -1 never matches
+        }
+#pragma unroll
+        for (int w = 0; w < kNusSplitWidth; ++w) {
+            const unsigned ball = __ballot_sync(0xffffffffu, sum[w] == cij);
+            if (ball) return k0 + 32 * w + static_cast<uint32_t>(__ffs(static_cast<int>(ball)) - 1);
+        }
+    }
+    return j;
+}
+
 // The traceback rule (docs/nussinov.md §4) walked by one warp on a finished
-// table `t` (anything with C(i, j), 0 unless i < j): pair (i,j) when allowed
-// and C(i,j) = C(i+1,j-1) + w, else split at the smallest k, found 32
-// candidates at a time by ballot. The stack holds disjoint intervals of >= 2
-// bases: 2 (L + 2) words suffice.
+// table `t` (t.C(i, j): 0 unless i < j): pair (i,j) when allowed and
+// C(i,j) = C(i+1,j-1) + w, else split at the smallest k. The interval being
+// resolved lives in registers (the same in every lane); a split at k = i
+// continues as (i+1, j) and any other split waits on the stack with its
+// right part, as the host's rule does, and an interval of score 0 is all
+// unpaired when every allowed pair weighs > 0. The stack holds disjoint
+// intervals: L + 2 entries (2 (L + 2) words) suffice.
 template <class Table>
 __device__ void nus_warp_traceback(const Table& t, const uint8_t* a, uint32_t L, const NusRules& R, char* out,
                                    int32_t* stack, int lane) {
     for (uint32_t x = lane; x < L; x += 32) out[x] = '.';
-    int sp = 0;
-    if (lane == 0) stack[0] = 0, stack[1] = static_cast<int32_t>(L - 1);
-    sp = 1;
     __syncwarp();
-    while (sp > 0) {
+    uint32_t i = 0, j = L - 1;
+    int sp = 0;
+    for (;;) {
+        if (i < j) {
+            const int cij = t.C(i, j);
+            if (cij != 0 || !R.zero_means_unpaired) {
+                const int w = nus_pair_weight(R, a[i], a[j]);
+                if (w >= 0 && static_cast<int>(j - i) - 1 >= R.min_loop && cij == t.C(i + 1, j - 1) + w) {
+                    if (lane == 0) out[i] = '(', out[j] = ')';
+                    ++i, --j;
+                    continue;
+                }
+                const uint32_t ks = nus_warp_split(t, i, j, cij, lane);
+                if (ks == i) {
+                    ++i;
+                    continue;
+                }
+                if (ks < j) {  // (ks == j cannot happen: the table is a fixed point of the recurrence)
+                    if (lane == 0) stack[2 * sp] = static_cast<int32_t>(ks + 1), stack[2 * sp + 1] = static_cast<int32_t>(j);
+                    ++sp;
+                    j = ks;
+                    continue;
+                }
+            }
+        }
+        if (sp == 0) break;
+        __syncwarp();  // lane 0's push is visible
         --sp;
-        const uint32_t i = static_cast<uint32_t>(stack[2 * sp]), j = static_cast<uint32_t>(stack[2 * sp + 1]);
-        __syncwarp();
-        if (i >= j) continue;
-        const int cij = t.C(i, j);
-        const int w = nus_pair_weight(R, a[i], a[j]);
-        if (w >= 0 && static_cast<int>(j - i) - 1 >= R.min_loop && cij == t.C(i + 1, j - 1) + w) {
-            if (lane == 0) {
-                out[i] = '(', out[j] = ')';
-                stack[2 * sp] = static_cast<int32_t>(i + 1), stack[2 * sp + 1] = static_cast<int32_t>(j - 1);
-            }
-            ++sp;
-            __syncwarp();
-            continue;
-        }
-        uint32_t ks = j;  // j: no split found (cannot happen: the table is a fixed point)
-        for (uint32_t k0 = i; k0 < j; k0 += 32) {
-            const uint32_t k = k0 + lane;
-            const bool hit = k < j && cij == t.C(i, k) + t.C(k + 1, j);
-            const unsigned ball = __ballot_sync(0xffffffffu, hit);
-            if (ball) {
-                ks = k0 + static_cast<uint32_t>(__ffs(static_cast<int>(ball)) - 1);
-                break;
-            }
-        }
-        if (ks >= j) continue;
-        if (lane == 0) {
-            stack[2 * sp] = static_cast<int32_t>(ks + 1), stack[2 * sp + 1] = static_cast<int32_t>(j);
-            stack[2 * sp + 2] = static_cast<int32_t>(i), stack[2 * sp + 3] = static_cast<int32_t>(ks);
-        }
-        sp += 2;
-        __syncwarp();
+        i = static_cast<uint32_t>(stack[2 * sp]), j = static_cast<uint32_t>(stack[2 * sp + 1]);
+        __syncwarp();  // every lane has read the slot before lane 0 reuses it
     }
 }
 
@@ -136,25 +177,39 @@ struct NusBatchParams {
     char* structure = nullptr;       // nullptr: scores only
 };
 
-// Triangle packing of one sequence's tables (lq = length rounded up to even,
-// m = lq / 2): U row i holds k in [i & ~1, lq), V row j holds k in [0, (j | 1)].
-__device__ __forceinline__ uint64_t nus_u_row(uint32_t i, uint32_t lq) {
-    const uint64_t m = i >> 1;
-    uint64_t o = 2 * m * (lq - m + 1);
-    if (i & 1) o += lq - 2 * m;
-    return o;
+// Triangle packing of one sequence's tables, rows aligned to A cells (2
+// for 16- and 32-bit cells, 4 for 8-bit: whole words in both tables). lq =
+// length rounded up to A; U row i holds k in [i & ~(A-1), lq), V row j holds
+// k in [0, j | (A-1)].
+template <int A>
+__host__ __device__ __forceinline__ uint64_t nus_round_len(uint32_t len) { return (uint64_t{len} + A - 1) / A * A; }
+// Rows before row i = A m + r: m whole groups of A rows of lq - A m' cells
+// each, then r rows of lq - A m (m (m - 1) is even, and 0 for m = 0). In
+// 32 bits: a table in shared memory has far fewer than 2^32 cells.
+template <int A>
+__device__ __forceinline__ uint32_t nus_u_row(uint32_t i, uint32_t lq) {
+    const uint32_t m = i / A, r = i % A;
+    return A * m * lq - A * A * (m * (m - 1) / 2) + r * (lq - A * m);
 }
-__device__ __forceinline__ uint64_t nus_v_row(uint32_t j) {
-    const uint64_t m = j >> 1;
-    uint64_t o = 2 * m * (m + 1);
-    if (j & 1) o += 2 * m + 2;
-    return o;
+template <int A>
+__device__ __forceinline__ uint32_t nus_v_row(uint32_t j) {
+    const uint32_t m = j / A, r = j % A;
+    return A * A * (m * (m + 1) / 2) + r * A * (m + 1);
 }
-__host__ __device__ __forceinline__ uint64_t nus_u_cells(uint32_t lq) { return uint64_t{lq} * (lq / 2 + 1); }
-__host__ __device__ __forceinline__ uint64_t nus_v_cells(uint32_t lq) { return 2 * uint64_t{lq / 2} * (lq / 2 + 1); }
+template <int A>
+__host__ __device__ __forceinline__ uint64_t nus_u_cells(uint32_t lq) {
+    const uint64_t q = lq / A;
+    return A * q * lq - uint64_t{A} * A * (q * (q - 1) / 2);
+}
+template <int A>
+__host__ __device__ __forceinline__ uint64_t nus_v_cells(uint32_t lq) {
+    const uint64_t q = lq / A;
+    return uint64_t{A} * A * (q * (q + 1) / 2);
+}
+template <int A>
 __host__ __device__ __forceinline__ uint64_t nus_batch_table_cells(uint32_t len) {
-    const uint32_t lq = len + (len & 1);
-    return nus_u_cells(lq) + nus_v_cells(lq) + 8;  // + 8: keeps the next table 16-byte aligned
+    const uint32_t lq = static_cast<uint32_t>(nus_round_len<A>(len));
+    return nus_u_cells<A>(lq) + nus_v_cells<A>(lq) + 16;  // + 16: keeps the next table 16-byte aligned
 }
 
 template <class Pack>
@@ -163,13 +218,21 @@ struct NusBatchTable {
     Cell* u;
     Cell* v;
     uint32_t lq;
-    __device__ Cell* U(uint32_t i, uint32_t k) const { return u + nus_u_row(i, lq) + (k - (i & ~1u)); }
-    __device__ Cell* V(uint32_t j, uint32_t k) const { return v + nus_v_row(j) + k; }
+    static constexpr int A = Pack::kAlign;
+    __device__ Cell* U(uint32_t i, uint32_t k) const { return u + nus_u_row<A>(i, lq) + (k - (i & ~uint32_t(A - 1))); }
+    __device__ Cell* V(uint32_t j, uint32_t k) const { return v + nus_v_row<A>(j) + k; }
     __device__ int C(uint32_t i, uint32_t j) const { return i < j ? static_cast<int>(*U(i, j)) : 0; }
+    // C(i,k) + C(k+1,j) for i <= k < j, both along rows: U(i,i) and
+    // V(j,j-1) are never stored and stay 0, as C is on those intervals.
+    __device__ int split_sum(uint32_t i, uint32_t k, uint32_t j) const {
+        return static_cast<int>(*U(i, k)) + static_cast<int>(*V(j, k));
+    }
 };
 
-template <class Pack>
-__global__ void __launch_bounds__(kNusBatchThreads)
+// Registers for 1,536 threads a multiprocessor at 256 and 512 a block (42
+// each: 32, enough for 2,048, spills), all of them at 1,024.
+template <class Pack, int Threads>
+__global__ void __launch_bounds__(Threads, 1536 / Threads)
 nus_batch_kernel(NusBatchParams<typename Pack::Cell> p) {
     using Cell = typename Pack::Cell;
     extern __shared__ __align__(16) unsigned char nus_smem[];
@@ -178,17 +241,18 @@ nus_batch_kernel(NusBatchParams<typename Pack::Cell> p) {
     for (uint32_t q = blockIdx.x; q < p.seqs.count; q += gridDim.x) {
         const uint32_t L = p.seqs.len[q];
         const uint8_t* a = p.seqs.codes + p.seqs.off[q];
-        const uint32_t lq = L + (L & 1);
+        constexpr int A = Pack::kAlign;
+        const uint32_t lq = static_cast<uint32_t>(nus_round_len<A>(L));
         Cell* base = reinterpret_cast<Cell*>(nus_smem);
-        NusBatchTable<Pack> t{base, base + nus_u_cells(lq), lq};
-        const uint64_t total = nus_u_cells(lq) + nus_v_cells(lq);
+        NusBatchTable<Pack> t{base, base + nus_u_cells<A>(lq), lq};
+        const uint64_t total = nus_u_cells<A>(lq) + nus_v_cells<A>(lq);
         __syncthreads();  // the previous sequence's traceback is done with the table
-        for (uint64_t x = tid; x < total; x += kNusBatchThreads) base[x] = 0;
+        for (uint64_t x = tid; x < total; x += Threads) base[x] = 0;
         __syncthreads();
         for (uint32_t d = 1; d < L; ++d) {
             const int m = static_cast<int>(L - d);
-            const int g = nus_group_size(kNusBatchThreads, m);
-            const int groups = kNusBatchThreads / g, grp = tid / g, h = tid % g;
+            const int g = nus_group_size(Threads, m);
+            const int groups = Threads / g, grp = tid / g, h = tid % g;
             const int rounds = (m + groups - 1) / groups;
             for (int rd = 0; rd < rounds; ++rd) {
                 const int cell = grp + rd * groups;
@@ -196,14 +260,21 @@ nus_batch_kernel(NusBatchParams<typename Pack::Cell> p) {
                 const uint32_t i = live ? static_cast<uint32_t>(cell) : 0u, j = i + d;
                 int best = 0;
                 if (live) {
-                    const uint32_t i0 = Pack::kPerWord == 2 ? (i & ~1u) : i;
-                    const uint32_t kend = Pack::kPerWord == 2 ? ((j - 1) | 1u) : j - 1;
+                    constexpr uint32_t P = Pack::kPerWord;
+                    const uint32_t i0 = P > 1 ? (i & ~(P - 1)) : i;
+                    const uint32_t kend = P > 1 ? ((j - 1) | (P - 1)) : j - 1;
                     const int words = static_cast<int>((kend - i0 + 1) / Pack::kPerWord);
                     const uint32_t* uw = reinterpret_cast<const uint32_t*>(t.U(i, i0));
                     const uint32_t* vw = reinterpret_cast<const uint32_t*>(t.V(j, i0));
-                    uint32_t acc = 0;
-                    for (int w = h; w < words; w += g) acc = Pack::step(uw[w], vw[w], acc);
-                    best = Pack::reduce(acc);
+                    // Two chains of steps, so that one's loads overlap the other's (max is order-free).
+                    uint32_t acc0 = 0, acc1 = 0;
+                    int w = h;
+                    for (; w + g < words; w += 2 * g) {
+                        acc0 = Pack::step(uw[w], vw[w], acc0);
+                        acc1 = Pack::step(uw[w + g], vw[w + g], acc1);
+                    }
+                    if (w < words) acc0 = Pack::step(uw[w], vw[w], acc0);
+                    best = max(Pack::reduce(acc0), Pack::reduce(acc1));
                 }
                 best = nus_group_max(best, g);
                 if (live && h == 0) {
@@ -480,22 +551,31 @@ nus_finish_kernel(NusLongParams<typename Pack::Cell> p) {
     nus_store_tile<Pack>(p, T, I, J);
 }
 
-// Scores and structures of a batch folded by the tiled kernels, sequence q
-// of the launch by warp q: C from its U tiles (cells left of the diagonal of
-// a diagonal tile hold 0, as C does there).
+// Scores and structures of sequences folded by the tiled kernels, sequence
+// q of the launch by warp q, at every length: C(i,j) from the U tiles (cells
+// left of the diagonal of a diagonal tile hold 0, as C does there), and the
+// split scan's C(k+1,j) from V's row j, so that both operands of 32
+// consecutive k are contiguous (V(j, j-1) = C(j, j) = 0 is stored by the
+// diagonal tile).
 template <class Cell>
 struct NusTileTable {
     const Cell* u;
+    const Cell* v;
+    static constexpr uint32_t B = kNusTile;
     __device__ int C(uint32_t i, uint32_t j) const {
         if (i >= j) return 0;
-        constexpr uint32_t B = kNusTile;
         return static_cast<int>(u[nus_tri(i / B, j / B) * (B * B) + (i % B) * B + j % B]);
+    }
+    __device__ int split_sum(uint32_t i, uint32_t k, uint32_t j) const {
+        const int cik = static_cast<int>(u[nus_tri(i / B, k / B) * (B * B) + (i % B) * B + k % B]);
+        return cik + static_cast<int>(v[nus_tri(k / B, j / B) * (B * B) + (j % B) * B + k % B]);
     }
 };
 
 template <class Cell>
 struct NusTilesTraceParams {
     const Cell* U = nullptr;
+    const Cell* V = nullptr;
     uint64_t seq_cells = 0;
     const uint8_t* codes = nullptr;  // nb * B a sequence
     int nb = 0;
@@ -515,7 +595,7 @@ nus_tiles_trace_kernel(NusTilesTraceParams<Cell> p) {
     const uint32_t q = blockIdx.x * kNusTraceWarps + threadIdx.x / 32;
     const int lane = static_cast<int>(threadIdx.x % 32);
     if (q >= p.count) return;
-    const NusTileTable<Cell> t{p.U + q * p.seq_cells};
+    const NusTileTable<Cell> t{p.U + q * p.seq_cells, p.V + q * p.seq_cells};
     const uint32_t L = p.len[q];
     const uint64_t span = uint64_t(p.nb) * kNusTile;
     if (lane == 0) p.score[q] = t.C(0, L - 1);
