@@ -87,6 +87,7 @@ std::string dom_oa_trace_error_text(uint8_t code);
 // traceback invalid. (Without CUDA there are no results: both refuse.)
 void dom_oa_unpack_trace(const DomOaResults& r, size_t e, int M, uint64_t L, DomTrace& tr, int64_t i_offset = 0);
 
+// One call at a time per engine (its buffers are reused from call to call).
 class DomOaEngine {
 public:
     virtual ~DomOaEngine() = default;
