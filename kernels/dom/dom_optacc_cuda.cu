@@ -8,6 +8,7 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -39,8 +40,12 @@ unsigned blocks_for(uint64_t threads) { return static_cast<unsigned>((threads + 
 
 class CudaDomOaEngine final : public DomOaEngine {
 public:
-    CudaDomOaEngine(int device, uint64_t scratch_bytes, uint32_t trace_steps, bool keep_ox)
-        : device_(device), scratch_bytes_(scratch_bytes), trace_steps_(trace_steps), keep_ox_(keep_ox) {
+    CudaDomOaEngine(int device, const DomOaTestHooks& h)
+        : device_(device),
+          scratch_bytes_(h.oa_scratch_bytes > 0 ? h.oa_scratch_bytes : kScratchBytes),
+          trace_steps_(h.trace_steps),
+          keep_ox_(h.keep_oa_matrix),
+          scatter_(h.scatter_upload) {
         open_devices({device}, "optimal-accuracy");
         DeviceGuard guard(device_);
         stream_ = std::make_unique<Stream>();
@@ -98,16 +103,38 @@ public:
             const DomMatrix& m = *pp[e];
             if (!m.full() || m.M() != fp.M || m.Q() != fp.Q || m.L() == 0)
                 throw InternalError("optimal accuracy needs full posterior matrices of the profile's shape");
-            envs[e].cells = host_cells_.size();
-            envs[e].specials = host_specials_.size();
             envs[e].L = m.L();
             envs[e].odds = odds[e];
-            host_cells_.insert(host_cells_.end(), m.row(0), m.row(0) + (m.L() + 1) * m.row_floats());
-            for (uint64_t i = 0; i <= m.L(); ++i)
-                for (int s = 0; s < kDomSpecials; ++s) host_specials_.push_back(m.x(i, static_cast<DomSpecial>(s)));
         }
-        upload(up_cells_, host_cells_, stream_->get());
-        upload(up_specials_, host_specials_, stream_->get());
+        auto put_specials = [&](size_t e, std::vector<float>& to) {
+            envs[e].specials = to.size();
+            const DomMatrix& m = *pp[e];
+            for (uint64_t i = 0; i <= m.L(); ++i)
+                for (int s = 0; s < kDomSpecials; ++s) to.push_back(m.x(i, static_cast<DomSpecial>(s)));
+        };
+        auto put_cells = [&](size_t e, std::vector<float>& to) {
+            envs[e].cells = to.size();
+            const DomMatrix& m = *pp[e];
+            to.insert(to.end(), m.row(0), m.row(0) + (m.L() + 1) * m.row_floats());
+        };
+        const cudaStream_t st = stream_->get();
+        if (scatter_) {
+            for (size_t e = pp.size(); e-- > 0;) {
+                host_cells_.insert(host_cells_.end(), 1 + e % 5, std::numeric_limits<float>::quiet_NaN());
+                put_specials(e, host_cells_);
+                host_cells_.insert(host_cells_.end(), 3, std::numeric_limits<float>::quiet_NaN());
+                put_cells(e, host_cells_);
+            }
+            upload(up_cells_, host_cells_, st);
+            run(fp, abc, DomOaPosteriors{up_cells_.get(), up_cells_.get(), envs}, out);
+            return;
+        }
+        for (size_t e = 0; e < pp.size(); ++e) {
+            put_specials(e, host_specials_);
+            put_cells(e, host_cells_);
+        }
+        upload(up_cells_, host_cells_, st);
+        upload(up_specials_, host_specials_, st);
         run(fp, abc, DomOaPosteriors{up_cells_.get(), up_specials_.get(), envs}, out);
     }
 
@@ -266,6 +293,7 @@ private:
     uint64_t scratch_bytes_;
     uint32_t trace_steps_;
     bool keep_ox_;
+    bool scatter_;
     std::unique_ptr<Stream> stream_;
     std::vector<float> host_cells_, host_specials_;
     std::vector<DomOaJob> jobs_;
@@ -279,12 +307,10 @@ private:
 
 }  // namespace
 
-std::unique_ptr<DomOaEngine> make_dom_oa_cuda_engine_ex(int device, uint64_t oa_scratch_bytes, uint32_t trace_steps,
-                                                        bool keep_oa_matrix) {
-    return std::make_unique<CudaDomOaEngine>(device, oa_scratch_bytes > 0 ? oa_scratch_bytes : kScratchBytes,
-                                             trace_steps, keep_oa_matrix);
+std::unique_ptr<DomOaEngine> make_dom_oa_cuda_engine_ex(int device, const DomOaTestHooks& hooks) {
+    return std::make_unique<CudaDomOaEngine>(device, hooks);
 }
 
-std::unique_ptr<DomOaEngine> make_dom_oa_cuda_engine(int device) { return make_dom_oa_cuda_engine_ex(device, 0, 0, false); }
+std::unique_ptr<DomOaEngine> make_dom_oa_cuda_engine(int device) { return make_dom_oa_cuda_engine_ex(device, {}); }
 
 }  // namespace warpdp

@@ -24,6 +24,7 @@ namespace warpdp {
 // One envelope's posterior matrix in device memory, laid out as a full
 // DomMatrix of the call's profile: rows 0..L of Q * kDomCells * kFwdLanes
 // floats from `cells`, rows 0..L of kDomSpecials floats from `specials`.
+// Offsets need no alignment beyond a float's.
 struct DomOaEnvelope {
     uint64_t cells = 0;     // floats from DomOaPosteriors::cells to row 0's cells
     uint64_t specials = 0;  // floats from DomOaPosteriors::specials to row 0's specials
@@ -105,11 +106,16 @@ public:
 // when CUDA is unavailable.
 std::unique_ptr<DomOaEngine> make_dom_oa_cuda_engine(int device);
 
-// Test hooks (CUDA builds only): at most `oa_scratch_bytes` of OA matrices
-// per launch (0: the default), `trace_steps` > 0 caps each envelope's first
-// traceback buffer at that many steps (so the rerun of overflowing traces
-// runs), keep_oa_matrix returns the OA matrices.
-std::unique_ptr<DomOaEngine> make_dom_oa_cuda_engine_ex(int device, uint64_t oa_scratch_bytes, uint32_t trace_steps,
-                                                        bool keep_oa_matrix);
+// Test hooks (CUDA builds only).
+struct DomOaTestHooks {
+    uint64_t oa_scratch_bytes = 0;  // > 0: at most this much of OA matrices per launch
+    uint32_t trace_steps = 0;       // > 0: first traceback buffers of this many steps (long traces rerun)
+    bool keep_oa_matrix = false;    // return the OA matrices
+    // run_host places the matrices in one device buffer, last envelope
+    // first, specials before cells, NaN between them: run() must follow
+    // the offsets wherever they point.
+    bool scatter_upload = false;
+};
+std::unique_ptr<DomOaEngine> make_dom_oa_cuda_engine_ex(int device, const DomOaTestHooks& hooks);
 
 }  // namespace warpdp

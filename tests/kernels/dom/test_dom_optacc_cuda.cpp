@@ -5,7 +5,8 @@
 // decoded on the CPU from homologs and random targets (unihit and multihit),
 // and made-up posteriors of eighths (ties everywhere) on models with missing
 // inserts and deletes; many envelopes a call, launches cut small, every
-// trace outgrowing its first buffer. Skips (77) without a GPU.
+// trace outgrowing its first buffer, posteriors at scattered offsets.
+// Skips (77) without a GPU.
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -234,10 +235,18 @@ void compare(DomOaEngine& eng, const std::string& what, const Batch& b, const st
 
 void check_batches(const std::vector<Batch>& batches) {
     auto plain = make_dom_oa_cuda_engine(0);
-    auto keep = make_dom_oa_cuda_engine_ex(0, 0, 0, true);
-    // ~256 KiB of OA matrices a launch (many launches a call) and 3 steps
-    // of first traceback buffer: every trace (7 steps at least) reruns
-    auto small = make_dom_oa_cuda_engine_ex(0, 256 << 10, 3, true);
+    DomOaTestHooks keep_hooks;
+    keep_hooks.keep_oa_matrix = true;
+    auto keep = make_dom_oa_cuda_engine_ex(0, keep_hooks);
+    // ~256 KiB of OA matrices a launch (many launches a call), 3 steps of
+    // first traceback buffer (every trace, 7 steps at least, reruns), and
+    // the posteriors at scattered offsets of one buffer, NaN between them
+    DomOaTestHooks small_hooks;
+    small_hooks.oa_scratch_bytes = 256 << 10;
+    small_hooks.trace_steps = 3;
+    small_hooks.keep_oa_matrix = true;
+    small_hooks.scatter_upload = true;
+    auto small = make_dom_oa_cuda_engine_ex(0, small_hooks);
     Tally t;
     for (const Batch& b : batches) {
         std::vector<Want> want;
