@@ -1,7 +1,8 @@
 // The CUDA optimal-accuracy engine (kernels/dom/dom_optacc_cuda.hpp) against
 // the CPU's fill (dom_optimal_accuracy_cpu), traceback (dom_oa_trace) and
 // null2 (dom_null2_by_expectation), bit for bit, on fresh random inputs every
-// run: models of every stripe shape on both sides of M = 100, posteriors
+// run: models of every stripe shape on both sides of M = 100 (amino, and
+// four-letter toy models for DNA's null2), posteriors
 // decoded on the CPU from homologs and random targets (unihit and multihit),
 // and made-up posteriors of eighths (ties everywhere) on models with missing
 // inserts and deletes; many envelopes a call, launches cut small, every
@@ -20,6 +21,7 @@
 #include "core/hmmer/domains/dom_null2.hpp"
 #include "core/hmmer/domains/dom_optacc.hpp"
 #include "core/hmmer/profile.hpp"
+#include "../../core/hmmer/domains/dom_toy_model.hpp"
 #include "cuda_test_support.hpp"
 #include "fwd_test_support.hpp"
 #include "kernels/dom/dom_optacc_cuda.hpp"
@@ -32,6 +34,7 @@ namespace {
 // One model's envelopes: posterior matrices, their special odds and where
 // each sits on its target (the traceback's i_offset).
 struct Batch {
+    const Alphabet* abc = &Alphabet::amino();
     FwdProfile fp;
     std::vector<DomMatrix> pp;
     std::vector<DomSpecialOdds> odds;
@@ -62,7 +65,7 @@ Want cpu(const Batch& b, size_t e) {
     } catch (const InternalError& err) {
         w.error = message(err);
     }
-    w.null2 = dom_null2_by_expectation(b.fp, Alphabet::amino(), b.pp[e]);
+    w.null2 = dom_null2_by_expectation(b.fp, *b.abc, b.pp[e]);
     return w;
 }
 
@@ -188,7 +191,7 @@ void compare(DomOaEngine& eng, const std::string& what, const Batch& b, const st
     std::vector<const DomMatrix*> ptrs;
     for (const DomMatrix& m : b.pp) ptrs.push_back(&m);
     DomOaResults r;
-    eng.run_host(b.fp, Alphabet::amino(), ptrs, b.odds, r);
+    eng.run_host(b.fp, *b.abc, ptrs, b.odds, r);
     REQUIRE(r.size() == b.pp.size());
     for (size_t e = 0; e < b.pp.size(); ++e) {
         const Want& w = want[e];
@@ -286,6 +289,31 @@ TEST_CASE("CUDA optimal accuracy == CPU on made-up posteriors: ties, masked tran
     for (int M : {1, 2, 3, 4, 5, 8, 9, 13, 57, 99, 100, 101, 180}) {
         Batch b;
         add_made_up(b, M, 16);
+        batches.push_back(std::move(b));
+    }
+    check_batches(batches);
+}
+
+TEST_CASE("CUDA optimal accuracy == CPU with four canonical codes (toy models, DNA's null2)") {
+    require_gpu();
+    seed();
+    std::vector<Batch> batches;
+    for (int M : {1, 3, 8, 12, 40, 100, 130}) {
+        Batch b;
+        b.abc = &Alphabet::dna();
+        b.fp = toy_profile(random_toy(M, rng()));
+        for (int n = 0; n < 20; ++n) {
+            std::vector<uint8_t> dsq(static_cast<size_t>(uniform(1, 300)));
+            for (auto& c : dsq) c = static_cast<uint8_t>(uniform(0, kToyK - 1));
+            const DomSpecialOdds o = dom_special_odds(dsq.size() + static_cast<size_t>(uniform(0, 50)), uniform(0, 1) == 1);
+            DomMatrix f, bk;
+            if (std::isnan(dom_forward_cpu(b.fp, o, dsq, f, true)) ||
+                std::isnan(dom_backward_cpu(b.fp, o, dsq, f, bk, true)) || dom_decoding_cpu(o, f, bk, bk) != DomDecodeStatus::ok)
+                continue;
+            b.pp.push_back(std::move(bk));
+            b.odds.push_back(o);
+            b.offset.push_back(uniform(0, 5000));
+        }
         batches.push_back(std::move(b));
     }
     check_batches(batches);
