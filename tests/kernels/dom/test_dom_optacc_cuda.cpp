@@ -1,0 +1,353 @@
+// The CUDA optimal-accuracy engine (kernels/dom/dom_optacc_cuda.hpp) against
+// the CPU's fill (dom_optimal_accuracy_cpu), traceback (dom_oa_trace) and
+// null2 (dom_null2_by_expectation), bit for bit, on fresh random inputs every
+// run: models of every stripe shape on both sides of M = 100 (amino, and
+// four-letter toy models for DNA's null2), posteriors
+// decoded on the CPU from homologs and random targets (unihit and multihit),
+// and made-up posteriors of eighths (ties everywhere) on models with missing
+// inserts and deletes; many envelopes a call, launches cut small, every
+// trace outgrowing its first buffer, posteriors at scattered offsets.
+// Skips (77) without a GPU.
+#include <doctest/doctest.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "core/base/errors.hpp"
+#include "core/hmmer/domains/dom_cpu.hpp"
+#include "core/hmmer/domains/dom_null2.hpp"
+#include "core/hmmer/domains/dom_optacc.hpp"
+#include "core/hmmer/profile.hpp"
+#include "../../core/hmmer/domains/dom_toy_model.hpp"
+#include "cuda_test_support.hpp"
+#include "fwd_test_support.hpp"
+#include "kernels/dom/dom_optacc_cuda.hpp"
+
+using namespace warpdp;
+using namespace warpdp::test;
+
+namespace {
+
+// One model's envelopes: posterior matrices, their special odds and where
+// each sits on its target (the traceback's i_offset).
+struct Batch {
+    const Alphabet* abc = &Alphabet::amino();
+    FwdProfile fp;
+    std::vector<DomMatrix> pp;
+    std::vector<DomSpecialOdds> odds;
+    std::vector<int64_t> offset;
+};
+
+// An InternalError's message without the source location it starts with.
+std::string message(const InternalError& err) {
+    const std::string s = err.what();
+    const size_t at = s.find("optimal-accuracy traceback:");
+    return at == std::string::npos ? s : s.substr(at);
+}
+
+// What the CPU makes of an envelope.
+struct Want {
+    float oasc = 0.0f;
+    DomMatrix ox;
+    DomTrace tr;
+    std::string error;  // dom_oa_trace's InternalError, if it throws
+    std::vector<float> null2;
+};
+
+Want cpu(const Batch& b, size_t e) {
+    Want w;
+    w.oasc = dom_optimal_accuracy_cpu(b.fp, b.odds[e], b.pp[e], w.ox);
+    try {
+        dom_oa_trace(b.fp, b.odds[e], b.pp[e], w.ox, w.tr, b.offset[e]);
+    } catch (const InternalError& err) {
+        w.error = message(err);
+    }
+    w.null2 = dom_null2_by_expectation(b.fp, *b.abc, b.pp[e]);
+    return w;
+}
+
+// Posteriors decoded on the CPU (full matrices), for homologs and random
+// targets of a random model of M nodes.
+void add_decoded(Batch& b, int M, int n_hom, int max_rand) {
+    const Hmm h = random_vit_hmm(M, frand(1.0f, 40.0f));
+    b.fp = build_fwd_profile(build_profile(h));
+    for (const auto& dsq : fwd_targets_for(h, n_hom, max_rand)) {
+        const bool multihit = uniform(0, 1) == 1;
+        const DomSpecialOdds o = dom_special_odds(dsq.size() + static_cast<size_t>(uniform(0, 50)), multihit);
+        DomMatrix f, bk;
+        if (std::isnan(dom_forward_cpu(b.fp, o, dsq, f, true))) continue;  // -inf codes: no path
+        if (std::isnan(dom_backward_cpu(b.fp, o, dsq, f, bk, true))) continue;
+        if (dom_decoding_cpu(o, f, bk, bk) != DomDecodeStatus::ok) continue;
+        b.pp.push_back(std::move(bk));
+        b.odds.push_back(o);
+        b.offset.push_back(uniform(0, 5000));
+    }
+}
+
+// A model of M nodes where some nodes lack inserts or deletes (zero
+// transitions, masked by the fill and the traceback), with made-up
+// posteriors in [0, 1]: eighths (sums tie often) or any floats, some zeros.
+void add_made_up(Batch& b, int M, int n) {
+    Hmm h = random_vit_hmm(M, frand(1.0f, 20.0f));
+    for (int k = 1; k < M; ++k) {
+        auto& t = h.t[static_cast<size_t>(k)];
+        if (uniform(0, 4) == 0) t[kTMI] = t[kTII] = t[kTIM] = 0.0f;
+        if (k + 1 < M && uniform(0, 4) == 0) {
+            t[kTMD] = t[kTDD] = 0.0f;
+            h.t[static_cast<size_t>(k) + 1][kTDM] = h.t[static_cast<size_t>(k) + 1][kTDD] = 0.0f;
+        }
+    }
+    b.fp = build_fwd_profile(build_profile(h));
+    for (int r = 0; r < n; ++r) {
+        const auto L = static_cast<uint64_t>(uniform(1, M > 100 ? 120 : 250));
+        const bool eighths = r % 2 == 0;
+        auto p = [&] {
+            if (uniform(0, 9) == 0) return 0.0f;
+            return eighths ? static_cast<float>(uniform(0, 8)) / 8.0f : frand(0.0f, 1.0f);
+        };
+        DomMatrix pp;
+        pp.resize(M, L, true);
+        for (uint64_t i = 1; i <= L; ++i) {
+            for (int q = 0; q < pp.Q(); ++q)
+                for (int z = 0; z < kFwdLanes; ++z) {
+                    pp.cell(i, q, kDomM)[z] = p();
+                    pp.cell(i, q, kDomI)[z] = p();
+                }
+            for (DomSpecial s : {kDomXN, kDomXJ, kDomXC}) pp.x(i, s) = p();
+        }
+        b.pp.push_back(std::move(pp));
+        b.odds.push_back(dom_special_odds(L + static_cast<uint64_t>(uniform(0, 50)), uniform(0, 1) == 1));
+        b.offset.push_back(uniform(0, 5000));
+    }
+}
+
+struct Tally {
+    long envelopes = 0, traces = 0, steps = 0, cpu_errors = 0;
+    long bad_oasc = 0, bad_ox = 0, bad_trace = 0, bad_null2 = 0;
+    double cpu_s = 0, gpu_s = 0;  // the CPU's work, one thread; the default engine's calls, uploads included
+    long bad() const { return bad_oasc + bad_ox + bad_trace + bad_null2; }
+};
+
+// Enough digits to tell any two floats apart.
+std::string num(float v) {
+    char b[32];
+    std::snprintf(b, sizeof b, "%.9g", static_cast<double>(v));
+    return b;
+}
+
+std::string step_text(const DomTraceStep& s) {
+    std::ostringstream o;
+    o << "{st " << static_cast<int>(s.st) << " k " << s.k << " i " << s.i << " pp " << num(s.pp) << "}";
+    return o.str();
+}
+
+// The first difference between two traces, or "".
+std::string trace_diff(const DomTrace& got, const DomTrace& want) {
+    if (got.M != want.M || got.L != want.L) return "M/L differ";
+    const size_t n = std::min(got.steps.size(), want.steps.size());
+    for (size_t z = 0; z < n; ++z) {
+        const DomTraceStep& a = got.steps[z];
+        const DomTraceStep& b = want.steps[z];
+        if (a.st != b.st || a.k != b.k || a.i != b.i || !same_score(a.pp, b.pp))
+            return "step " + std::to_string(z) + ": got " + step_text(a) + " want " + step_text(b);
+    }
+    if (got.steps.size() != want.steps.size())
+        return "got " + std::to_string(got.steps.size()) + " steps, want " + std::to_string(want.steps.size());
+    return "";
+}
+
+// The first cell or special of the OA matrix the GPU returned that differs
+// from the CPU's, or "".
+std::string ox_diff(const DomOaResults& r, size_t e, const DomMatrix& want) {
+    const float* c = r.ox_cells.data() + r.ox_cells_off[e];
+    const float* s = r.ox_specials.data() + r.ox_specials_off[e];
+    for (uint64_t i = 0; i <= want.L(); ++i) {
+        for (int q = 0; q < want.Q(); ++q)
+            for (DomCell cell : {kDomM, kDomD, kDomI})
+                for (int z = 0; z < kFwdLanes; ++z) {
+                    const float g = c[i * want.row_floats() + (static_cast<size_t>(q) * kDomCells + cell) * kFwdLanes + static_cast<size_t>(z)];
+                    const float w = want.cell(i, q, cell)[z];
+                    if (!same_score(g, w)) {
+                        std::ostringstream o;
+                        o << "row " << i << " q " << q << " cell " << cell << " lane " << z << ": got " << num(g) << " want " << num(w);
+                        return o.str();
+                    }
+                }
+        for (DomSpecial x : {kDomXE, kDomXN, kDomXJ, kDomXB, kDomXC}) {
+            const float g = s[i * kDomSpecials + x], w = want.x(i, x);
+            if (!same_score(g, w)) {
+                std::ostringstream o;
+                o << "row " << i << " special " << x << ": got " << num(g) << " want " << num(w);
+                return o.str();
+            }
+        }
+    }
+    return "";
+}
+
+void compare(DomOaEngine& eng, const std::string& what, const Batch& b, const std::vector<Want>& want, Tally& t) {
+    std::vector<const DomMatrix*> ptrs;
+    for (const DomMatrix& m : b.pp) ptrs.push_back(&m);
+    DomOaResults r;
+    const auto t0 = std::chrono::steady_clock::now();
+    eng.run_host(b.fp, *b.abc, ptrs, b.odds, r);
+    if (what == "default") t.gpu_s += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    REQUIRE(r.size() == b.pp.size());
+    for (size_t e = 0; e < b.pp.size(); ++e) {
+        const Want& w = want[e];
+        const uint64_t L = b.pp[e].L();
+        auto report = [&](long& bad, const std::string& msg) {
+            if (++bad <= 8) MESSAGE("MISMATCH " << what << " M=" << b.fp.M << " envelope " << e << " L=" << L << ": " << msg);
+        };
+        ++t.envelopes;
+        if (!same_score(r.oasc[e], w.oasc)) {
+            std::ostringstream o;
+            o << "oasc got " << num(r.oasc[e]) << " want " << num(w.oasc);
+            report(t.bad_oasc, o.str());
+        }
+        if (!r.ox_cells.empty()) {
+            const std::string d = ox_diff(r, e, w.ox);
+            if (!d.empty()) report(t.bad_ox, "OA matrix " + d);
+        }
+        DomTrace got;
+        std::string got_error;
+        try {
+            dom_oa_unpack_trace(r, e, b.fp.M, L, got, b.offset[e]);
+        } catch (const InternalError& err) {
+            got_error = message(err);
+        }
+        t.cpu_errors += !w.error.empty();
+        t.steps += static_cast<long>(w.tr.steps.size());
+        if (got_error != w.error)
+            report(t.bad_trace, "traceback error got '" + got_error + "' want '" + w.error + "'");
+        else if (w.error.empty()) {
+            const std::string d = trace_diff(got, w.tr);
+            if (!d.empty()) report(t.bad_trace, "trace " + d);
+            ++t.traces;
+        }
+        const auto g = r.null2_of(e);
+        for (size_t x = 0; x < w.null2.size(); ++x)
+            if (g.size() != w.null2.size() || !same_score(g[x], w.null2[x])) {
+                std::ostringstream o;
+                o << "null2 code " << x << ": got " << (x < g.size() ? num(g[x]) : "nothing") << " want " << num(w.null2[x]);
+                report(t.bad_null2, o.str());
+                break;
+            }
+    }
+}
+
+void check_batches(const std::vector<Batch>& batches) {
+    auto plain = make_dom_oa_cuda_engine(0);
+    DomOaTestHooks keep_hooks;
+    keep_hooks.keep_oa_matrix = true;
+    auto keep = make_dom_oa_cuda_engine_ex(0, keep_hooks);
+    // ~256 KiB of OA matrices a launch (many launches a call), 3 steps of
+    // first traceback buffer (every trace, 7 steps at least, reruns), and
+    // the posteriors at scattered offsets of one buffer, NaN between them
+    DomOaTestHooks small_hooks;
+    small_hooks.oa_scratch_bytes = 256 << 10;
+    small_hooks.trace_steps = 3;
+    small_hooks.keep_oa_matrix = true;
+    small_hooks.scatter_upload = true;
+    auto small = make_dom_oa_cuda_engine_ex(0, small_hooks);
+    Tally t;
+    for (const Batch& b : batches) {
+        std::vector<Want> want;
+        const auto t0 = std::chrono::steady_clock::now();
+        for (size_t e = 0; e < b.pp.size(); ++e) want.push_back(cpu(b, e));
+        t.cpu_s += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        compare(*plain, "default", b, want, t);
+        compare(*keep, "keep-ox", b, want, t);
+        compare(*small, "small", b, want, t);
+    }
+    MESSAGE(t.envelopes << " envelope runs compared (" << t.traces << " traces of " << t.steps << " steps, "
+                        << t.cpu_errors << " traceback errors); mismatches: oasc " << t.bad_oasc
+                        << ", OA matrix " << t.bad_ox << ", trace " << t.bad_trace << ", null2 " << t.bad_null2
+                        << "; CPU " << t.cpu_s << " s, default engine " << t.gpu_s << " s (one envelope set each)");
+    CHECK(t.bad_oasc == 0);
+    CHECK(t.bad_ox == 0);
+    CHECK(t.bad_trace == 0);
+    CHECK(t.bad_null2 == 0);
+    CHECK(t.traces > 0);
+}
+
+}  // namespace
+
+TEST_CASE("CUDA optimal accuracy == CPU on decoded posteriors, every stripe shape") {
+    require_gpu();
+    seed();
+    std::vector<Batch> batches;
+    for (int M : {1, 2, 3, 4, 5, 8, 9, 13, 33, 57, 99, 100, 101, 180, 260, 513}) {
+        Batch b;
+        add_decoded(b, M, M > 200 ? 12 : 20, M > 200 ? 300 : 600);
+        batches.push_back(std::move(b));
+    }
+    check_batches(batches);
+}
+
+TEST_CASE("CUDA optimal accuracy == CPU on made-up posteriors: ties, masked transitions") {
+    require_gpu();
+    seed();
+    std::vector<Batch> batches;
+    for (int M : {1, 2, 3, 4, 5, 8, 9, 13, 57, 99, 100, 101, 180}) {
+        Batch b;
+        add_made_up(b, M, 16);
+        batches.push_back(std::move(b));
+    }
+    check_batches(batches);
+}
+
+TEST_CASE("CUDA optimal accuracy == CPU with four canonical codes (toy models, DNA's null2)") {
+    require_gpu();
+    seed();
+    std::vector<Batch> batches;
+    for (int M : {1, 3, 8, 12, 40, 100, 130}) {
+        Batch b;
+        b.abc = &Alphabet::dna();
+        b.fp = toy_profile(random_toy(M, rng()));
+        for (int n = 0; n < 20; ++n) {
+            std::vector<uint8_t> dsq(static_cast<size_t>(uniform(1, 300)));
+            for (auto& c : dsq) c = static_cast<uint8_t>(uniform(0, kToyK - 1));
+            const DomSpecialOdds o = dom_special_odds(dsq.size() + static_cast<size_t>(uniform(0, 50)), uniform(0, 1) == 1);
+            DomMatrix f, bk;
+            if (std::isnan(dom_forward_cpu(b.fp, o, dsq, f, true)) ||
+                std::isnan(dom_backward_cpu(b.fp, o, dsq, f, bk, true)) || dom_decoding_cpu(o, f, bk, bk) != DomDecodeStatus::ok)
+                continue;
+            b.pp.push_back(std::move(bk));
+            b.odds.push_back(o);
+            b.offset.push_back(uniform(0, 5000));
+        }
+        batches.push_back(std::move(b));
+    }
+    check_batches(batches);
+}
+
+TEST_CASE("CUDA optimal accuracy: hundreds of homolog envelopes in one call") {
+    require_gpu();
+    seed();
+    Batch b;
+    const int M = uniform(120, 240);
+    const Hmm h = random_vit_hmm(M, frand(5.0f, 30.0f));
+    b.fp = build_fwd_profile(build_profile(h));
+    for (int n = 0; n < 400; ++n) {
+        const auto dsq = sample_homolog(h, 40);
+        if (dsq.empty()) continue;
+        const DomSpecialOdds o = dom_special_odds(dsq.size() + static_cast<size_t>(uniform(0, 500)), false);
+        DomMatrix f, bk;
+        if (std::isnan(dom_forward_cpu(b.fp, o, dsq, f, true)) || std::isnan(dom_backward_cpu(b.fp, o, dsq, f, bk, true)) ||
+            dom_decoding_cpu(o, f, bk, bk) != DomDecodeStatus::ok)
+            continue;
+        b.pp.push_back(std::move(bk));
+        b.odds.push_back(o);
+        b.offset.push_back(uniform(0, 100000));
+    }
+    MESSAGE("M=" << M << ", " << b.pp.size() << " envelopes");
+    CHECK(b.pp.size() > 300);
+    std::vector<Batch> one;
+    one.push_back(std::move(b));
+    check_batches(one);
+}
