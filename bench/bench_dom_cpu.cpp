@@ -185,7 +185,8 @@ int main(int argc, char** argv) {
             const double te2 = per_call(repeat, [&] { e2->search(model, one, settings, r2); });
             const DomOutcome out1 = r1[0].outcome, out2 = r2[0].outcome;
             const DomHit &h1 = r1[0].hit, &h2 = r2[0].hit;
-            row(M, L, out1 == DomOutcome::hit ? "search (hit)" : "search (no hit)", te1, te2, out1 == out2 && same_hit(h1, h2));
+            row(M, L, out1 == DomOutcome::hit ? "search (hit)" : "search (no hit)", te1, te2,
+                out1 == out2 && same_hit(h1, h2));
         }
     }
     if (mismatches) std::printf("MISMATCH: %d kernels differ between the forms\n", mismatches);

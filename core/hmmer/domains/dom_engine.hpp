@@ -31,8 +31,8 @@ public:
 };
 
 // The residues of one batch of targets (a longer target makes a batch of its
-// own): what the stages hold between them grows with it, ~60 bytes a
-// residue (specials of both parsers, null2, traces).
+// own): what the stages hold between them grows with it, some 50 to 100
+// bytes a residue (the parsers' specials, null2, the traces).
 constexpr uint64_t kDomBatchResidues = 1ull << 20;
 
 // The staged pipeline: per batch, `batch`'s parsers, planning on `threads`

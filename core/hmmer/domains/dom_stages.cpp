@@ -132,11 +132,13 @@ void score_hit(const DomModel& model, const DomTarget& target, const DomSettings
     for (size_t d = 0; d < hit.domains.size(); ++d) {
         DomDomain& dom = hit.domains[d];
         const int64_t Ldom = dom.jenv - dom.ienv + 1;
-        const auto bits = static_cast<float>(static_cast<double>(dom.envsc) + static_cast<double>(n - Ldom) * per_residue);
+        const auto bits =
+            static_cast<float>(static_cast<double>(dom.envsc) + static_cast<double>(n - Ldom) * per_residue);
         dom.dombias = settings.null2 ? hmmer_flogsum(0.0f, static_cast<float>(log_omega + dom.domcorrection)) : 0.0f;
         dom.bitscore = static_cast<float>((bits - (nullsc + dom.dombias)) / kLog2);
         dom.lnP = exp_logsurv(dom.bitscore, tau, lambda);
-        if (dom.bitscore > hit.domains[static_cast<size_t>(hit.best_domain)].bitscore) hit.best_domain = static_cast<int>(d);
+        if (dom.bitscore > hit.domains[static_cast<size_t>(hit.best_domain)].bitscore)
+            hit.best_domain = static_cast<int>(d);
     }
 }
 

@@ -97,7 +97,8 @@ struct Search {
     Search(const Hmm& h, int ntargets) : hmm(&h), odds(build_fwd_profile(build_profile(h))) {
         for (int j = 0; j < ntargets; ++j) seqs.push_back(random_target(h));
         for (size_t j = 0; j < seqs.size(); ++j) names.push_back("t" + std::to_string(j));
-        for (size_t j = 0; j < seqs.size(); ++j) targets.push_back({names[j], {}, {}, seqs[j], static_cast<int64_t>(j)});
+        for (size_t j = 0; j < seqs.size(); ++j)
+            targets.push_back({names[j], {}, {}, seqs[j], static_cast<int64_t>(j)});
         settings.seed = static_cast<uint32_t>(uniform(1, 1000));
         want = run(*make_dom_reference_engine());
     }
@@ -279,7 +280,9 @@ TEST_CASE("range errors of the batch kernels come out as hmmsearch meets them, f
                     for (size_t t = 0; t < targets.size(); ++t)
                         if (targets[t].seqidx == victim) (forward ? out[t].fwdsc : out[t].bcksc) = nan;
                 };
-                p.tamper_envelopes = [=](auto targets, auto jobs, auto) { CHECK(jobs_of(victim, targets, jobs).empty()); };
+                p.tamper_envelopes = [=](auto targets, auto jobs, auto) {
+                    CHECK(jobs_of(victim, targets, jobs).empty());
+                };
             });
             CHECK(r.outcome == (forward ? DomOutcome::forward_range_error : DomOutcome::backward_range_error));
         }
