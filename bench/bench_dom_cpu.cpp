@@ -1,7 +1,7 @@
 // gpu-hmmsearch's CPU last stage, kernel by kernel (docs/hmmer-filters.md
 // §16.2, §16.4): Forward and Backward (parser and full), posterior
 // decoding, the optimal-accuracy fill, null2 by expectation, the stochastic
-// traceback and dom_search_target end to end, scalar reference beside vector
+// traceback and the engines' search of one target end to end, scalar reference beside vector
 // form, one thread (and the Forward filter's CPU engine on the same target,
 // the parser's arithmetic without a matrix), on real models (tutorial3.hmm: fn3 M=86, globins4 M=149,
 // Pkinase M=260) and homologs of several lengths (one sampled domain in
@@ -27,7 +27,7 @@
 #include "core/hmmer/domains/dom_null2.hpp"
 #include "core/hmmer/domains/dom_optacc.hpp"
 #include "core/hmmer/domains/dom_stotrace.hpp"
-#include "core/hmmer/domains/dom_target.hpp"
+#include "core/hmmer/domains/dom_engine.hpp"
 #include "core/hmmer/fwd/fwd_cpu.hpp"
 #include "core/hmmer/hmm_reader.hpp"
 #include "core/hmmer/profile.hpp"
@@ -178,13 +178,15 @@ int main(int argc, char** argv) {
             const DomModel model{&h, &fp};
             const DomTarget target{"t", "", "", dsq, 0};
             const DomSettings settings;
-            DomWorkspace w1(settings.seed), w2(settings.seed);
-            DomHit h1, h2;
-            DomOutcome r1{}, r2{};
-            const DomKernels rk = dom_reference_kernels();
-            const double te1 = per_call(repeat, [&] { r1 = dom_search_target(rk, model, target, settings, w1, h1); });
-            const double te2 = per_call(repeat, [&] { r2 = dom_search_target(vk, model, target, settings, w2, h2); });
-            row(M, L, r1 == DomOutcome::hit ? "search (hit)" : "search (no hit)", te1, te2, r1 == r2 && same_hit(h1, h2));
+            const std::vector<DomTarget> one{target};
+            std::vector<DomResult> r1(1), r2(1);
+            const auto e1 = make_dom_reference_engine(), e2 = make_dom_cpu_engine(1);
+            const double te1 = per_call(repeat, [&] { e1->search(model, one, settings, r1); });
+            const double te2 = per_call(repeat, [&] { e2->search(model, one, settings, r2); });
+            const DomOutcome out1 = r1[0].outcome, out2 = r2[0].outcome;
+            const DomHit &h1 = r1[0].hit, &h2 = r2[0].hit;
+            row(M, L, out1 == DomOutcome::hit ? "search (hit)" : "search (no hit)", te1, te2,
+                out1 == out2 && same_hit(h1, h2));
         }
     }
     if (mismatches) std::printf("MISMATCH: %d kernels differ between the forms\n", mismatches);

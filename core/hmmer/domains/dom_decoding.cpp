@@ -56,23 +56,31 @@ DomDecodeStatus dom_decoding(const DomSpecialOdds& odds, const DomMatrix& fwd, c
 DomDecodeStatus dom_domain_decoding(const DomSpecialOdds& odds, const DomMatrix& fwd, const DomMatrix& bck,
                                     DomOccupancy& out) {
     check_pair(fwd, bck, false);
-    const uint64_t L = fwd.L();
+    return dom_domain_decoding(odds, DomSpecialRows{fwd.specials(), fwd.has_own_scales},
+                               DomSpecialRows{bck.specials(), bck.has_own_scales}, out);
+}
+
+DomDecodeStatus dom_domain_decoding(const DomSpecialOdds& odds, DomSpecialRows fwd, DomSpecialRows bck,
+                                    DomOccupancy& out) {
+    if (fwd.x.size() != bck.x.size() || fwd.x.size() % kDomSpecials != 0 || fwd.x.empty())
+        throw InternalError("domain decoding given special rows of different or broken shapes");
+    const uint64_t L = fwd.x.size() / kDomSpecials - 1;
     out.mocc.assign(L + 1, 0.0f);
     out.btot.assign(L + 1, 0.0f);
     out.etot.assign(L + 1, 0.0f);
-    float scaleproduct = recip_dbl(bck.x(0, kDomXN));
+    float scaleproduct = recip_dbl(bck(0, kDomXN));
     for (uint64_t i = 1; i <= L; ++i) {
         // scaleproduct covers rows 0..i-2 here
         out.btot[i] = add(out.btot[i - 1],
-                          mul(mul(mul(fwd.x(i - 1, kDomXB), bck.x(i - 1, kDomXB)), fwd.x(i - 1, kDomXScale)), scaleproduct));
-        if (bck.has_own_scales)
-            scaleproduct = mul(scaleproduct, div(fwd.x(i - 1, kDomXScale), bck.x(i - 1, kDomXScale)));
+                          mul(mul(mul(fwd(i - 1, kDomXB), bck(i - 1, kDomXB)), fwd(i - 1, kDomXScale)), scaleproduct));
+        if (bck.own_scales)
+            scaleproduct = mul(scaleproduct, div(fwd(i - 1, kDomXScale), bck(i - 1, kDomXScale)));
         // and rows 0..i-1 from here
         out.etot[i] = add(out.etot[i - 1],
-                          mul(mul(mul(fwd.x(i, kDomXE), bck.x(i, kDomXE)), fwd.x(i, kDomXScale)), scaleproduct));
-        float njcp = mul(mul(mul(fwd.x(i - 1, kDomXN), bck.x(i, kDomXN)), odds.n_loop), scaleproduct);
-        njcp = add(njcp, mul(mul(mul(fwd.x(i - 1, kDomXJ), bck.x(i, kDomXJ)), odds.j_loop), scaleproduct));
-        njcp = add(njcp, mul(mul(mul(fwd.x(i - 1, kDomXC), bck.x(i, kDomXC)), odds.c_loop), scaleproduct));
+                          mul(mul(mul(fwd(i, kDomXE), bck(i, kDomXE)), fwd(i, kDomXScale)), scaleproduct));
+        float njcp = mul(mul(mul(fwd(i - 1, kDomXN), bck(i, kDomXN)), odds.n_loop), scaleproduct);
+        njcp = add(njcp, mul(mul(mul(fwd(i - 1, kDomXJ), bck(i, kDomXJ)), odds.j_loop), scaleproduct));
+        njcp = add(njcp, mul(mul(mul(fwd(i - 1, kDomXC), bck(i, kDomXC)), odds.c_loop), scaleproduct));
         out.mocc[i] = flush_denormal(static_cast<float>(1.0 - static_cast<double>(njcp)));  // HMMER's 1. is a double
     }
     return std::isinf(scaleproduct) ? DomDecodeStatus::overflow : DomDecodeStatus::ok;

@@ -3,6 +3,7 @@
 // HMMER's float order.
 #pragma once
 
+#include <span>
 #include <vector>
 
 #include "core/hmmer/domains/dom_matrix.hpp"
@@ -31,6 +32,16 @@ struct DomOccupancy {
     std::vector<float> mocc, btot, etot;
 };
 DomDecodeStatus dom_domain_decoding(const DomSpecialOdds& odds, const DomMatrix& fwd, const DomMatrix& bck,
+                                    DomOccupancy& out);
+
+// The same from the specials alone (DomMatrix::specials() and the
+// matrix's has_own_scales), as batched parsers hand them over.
+struct DomSpecialRows {
+    std::span<const float> x;  // rows 0..L
+    bool own_scales = true;
+    float operator()(uint64_t i, DomSpecial s) const noexcept { return x[i * kDomSpecials + static_cast<size_t>(s)]; }
+};
+DomDecodeStatus dom_domain_decoding(const DomSpecialOdds& odds, DomSpecialRows fwd, DomSpecialRows bck,
                                     DomOccupancy& out);
 
 }  // namespace warpdp

@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "core/hmmer/fwd/fwd_profile.hpp"
@@ -51,6 +52,11 @@ public:
     size_t row_floats() const noexcept { return static_cast<size_t>(Q_) * kDomCells * kFwdLanes; }
     float& x(uint64_t i, DomSpecial s) noexcept { return xmx_[i * kDomSpecials + static_cast<size_t>(s)]; }
     float x(uint64_t i, DomSpecial s) const noexcept { return xmx_[i * kDomSpecials + static_cast<size_t>(s)]; }
+    // Every row's specials, special s of row i at [i * kDomSpecials + s].
+    std::span<float> specials() noexcept { return {xmx_.data(), (static_cast<size_t>(L_) + 1) * kDomSpecials}; }
+    std::span<const float> specials() const noexcept {
+        return {xmx_.data(), (static_cast<size_t>(L_) + 1) * kDomSpecials};
+    }
 
     // log of the product of the scale factors, in nats (HMMER's totscale).
     float totscale = 0.0f;

@@ -1,18 +1,14 @@
-// What hmmsearch's pipeline does for one target after it passed the Forward
-// filter (docs/hmmer-filters.md §16.4): domain definition from the posterior
-// decoding, envelopes, per-domain rescoring with null2, the alignments, and
-// the sequence and domain scores. Reporting thresholds are the caller's.
+// The terms of hmmsearch's pipeline for one target after it passed the
+// Forward filter (docs/hmmer-filters.md §16.4): the model, the target, the
+// settings, the float kernels and the outcome. The pipeline itself runs in
+// the stages of dom_stages.hpp, driven by dom_engine.hpp.
 #pragma once
 
 #include <cstdint>
-#include <optional>
 #include <span>
-#include <string>
+#include <string_view>
 
-#include "core/base/easel_random.hpp"
 #include "core/hmmer/domains/dom_decoding.hpp"
-#include "core/hmmer/domains/dom_ensemble.hpp"
-#include "core/hmmer/domains/dom_hit.hpp"
 #include "core/hmmer/domains/dom_matrix.hpp"
 #include "core/hmmer/domains/dom_specials.hpp"
 
@@ -49,15 +45,6 @@ struct DomKernels {
 DomKernels dom_reference_kernels();
 DomKernels dom_vector_kernels();
 
-// One thread's scratch, kept from target to target.
-struct DomWorkspace {
-    explicit DomWorkspace(uint32_t seed) : rng(EaselRandom::Kind::fast, seed) {}
-    DomMatrix fwd_parser, bck_parser, fwd, bck, oa;
-    DomOccupancy occupancy;
-    DomEnsemble ensemble;
-    EaselRandom rng;
-};
-
 // What becomes of a target: a hit; no hit (no region, envelope or
 // domain); or one of the range errors on which hmmsearch 3.3.2 aborts
 // the whole search (a Forward or Backward score that is NaN or under- or
@@ -66,10 +53,5 @@ enum class DomOutcome { hit, no_domain, forward_range_error, backward_range_erro
 
 // hmmsearch's message for an outcome that stops it.
 const char* dom_outcome_error(DomOutcome o) noexcept;
-
-// Searches `target` as hmmsearch's pipeline does after the Forward filter;
-// with DomOutcome::hit, `hit` holds the hit, whatever its score.
-DomOutcome dom_search_target(const DomKernels& k, const DomModel& model, const DomTarget& target,
-                             const DomSettings& settings, DomWorkspace& ws, DomHit& hit);
 
 }  // namespace warpdp

@@ -1,15 +1,23 @@
 // The forms of the post-filter stages agree to the bit: the CPU engine
-// (vector kernels, threads over targets) gives every target the reference
-// engine's outcome, scores, envelopes and alignment strings, on real models
-// and fresh random targets with homologous stretches (single, repeated and
-// fused domains, so regions are clustered too), whatever the thread count.
+// (vector kernels, threads) gives every target the reference engine's
+// outcome, scores, envelopes and alignment strings, on real models and fresh
+// random targets with homologous stretches (single, repeated and fused
+// domains, so regions are clustered too), whatever the thread count; and the
+// staged pipeline (docs/hmmer-filters.md §16.4) gives the same whatever
+// batch kernels run stages A and C, in whatever batches, and turns their
+// range errors into the outcome hmmsearch's serial order meets first.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstring>
+#include <functional>
+#include <limits>
 #include <string>
 #include <vector>
 
 #include "core/base/alphabet.hpp"
+#include "core/hmmer/domains/dom_batch.hpp"
 #include "core/hmmer/domains/dom_engine.hpp"
 #include "core/hmmer/fwd/fwd_profile.hpp"
 #include "core/hmmer/hmm_reader.hpp"
@@ -77,41 +85,212 @@ void check_same(const DomResult& r, const DomResult& c) {
     }
 }
 
+// One model's search: fresh targets, and the reference engine's results.
+struct Search {
+    const Hmm* hmm = nullptr;
+    FwdProfile odds;
+    std::vector<std::vector<uint8_t>> seqs;
+    std::vector<std::string> names;
+    std::vector<DomTarget> targets;
+    DomSettings settings;
+    std::vector<DomResult> want;
+
+    Search(const Hmm& h, int ntargets) : hmm(&h), odds(build_fwd_profile(build_profile(h))) {
+        for (int j = 0; j < ntargets; ++j) seqs.push_back(random_target(h));
+        for (size_t j = 0; j < seqs.size(); ++j) names.push_back("t" + std::to_string(j));
+        for (size_t j = 0; j < seqs.size(); ++j)
+            targets.push_back({names[j], {}, {}, seqs[j], static_cast<int64_t>(j)});
+        settings.seed = static_cast<uint32_t>(uniform(1, 1000));
+        want = run(*make_dom_reference_engine());
+    }
+    DomModel model() const { return {hmm, &odds}; }
+    std::vector<DomResult> run(DomEngine& engine) const {
+        std::vector<DomResult> got(targets.size());
+        engine.search(model(), targets, settings, got);
+        return got;
+    }
+};
+
+std::vector<Search> searches(int ntargets) {
+    static const std::vector<Hmm> models =
+        read_all_hmms(std::string(WARPDP_TEST_DATA) + "/../../examples/data/tutorial3.hmm");
+    std::vector<Search> out;
+    for (const Hmm& hmm : models) out.emplace_back(hmm, ntargets);
+    return out;
+}
+
+// The reference kernels behind the batch interface, one item per inner
+// call and in reverse order; counts the calls it gets, and lets a test
+// change results on their way out (as a faulty device would).
+class ProbeKernels final : public DomBatchKernels {
+public:
+    std::function<void(std::span<const DomTarget>, std::span<DomParserOut>)> tamper_parsers;
+    std::function<void(std::span<const DomTarget>, std::span<const DomEnvelopeJob>, std::span<DomEnvelopeOut>)>
+        tamper_envelopes;
+    int parser_calls = 0, envelope_calls = 0;
+
+    std::string name() const override { return "probe"; }
+    void parsers(const DomModel& model, std::span<const DomTarget> targets, std::span<DomParserOut> out) override {
+        ++parser_calls;
+        for (size_t t = targets.size(); t-- > 0;) inner_->parsers(model, targets.subspan(t, 1), out.subspan(t, 1));
+        if (tamper_parsers) tamper_parsers(targets, out);
+    }
+    void envelopes(const DomModel& model, std::span<const DomTarget> targets, std::span<const DomEnvelopeJob> jobs,
+                   std::span<DomEnvelopeOut> out) override {
+        ++envelope_calls;
+        for (size_t z = jobs.size(); z-- > 0;) inner_->envelopes(model, targets, jobs.subspan(z, 1), out.subspan(z, 1));
+        if (tamper_envelopes) tamper_envelopes(targets, jobs, out);
+    }
+
+private:
+    std::unique_ptr<DomBatchKernels> inner_ = make_dom_cpu_batch_kernels("reference", dom_reference_kernels(), 1);
+};
+
+// An engine on a probe that the test keeps a hand on.
+std::unique_ptr<DomEngine> probe_engine(ProbeKernels*& probe, unsigned threads, uint64_t batch_residues) {
+    auto p = std::make_unique<ProbeKernels>();
+    probe = p.get();
+    return make_dom_staged_engine("probe", dom_reference_kernels(), std::move(p), threads, batch_residues);
+}
+
+// The jobs of target `seqidx` in a batch, in their order.
+std::vector<size_t> jobs_of(int64_t seqidx, std::span<const DomTarget> targets, std::span<const DomEnvelopeJob> jobs) {
+    std::vector<size_t> z;
+    for (size_t k = 0; k < jobs.size(); ++k)
+        if (targets[jobs[k].target].seqidx == seqidx) z.push_back(k);
+    return z;
+}
+
 }  // namespace
 
 TEST_CASE("the CPU engine gives every target the reference engine's result, at any thread count") {
     const uint64_t s = seed();
     rng().seed(s);
-    const std::vector<Hmm> models = read_all_hmms(std::string(WARPDP_TEST_DATA) + "/../../examples/data/tutorial3.hmm");
-    auto reference = make_dom_reference_engine();
     int hits = 0, clustered = 0;
-    for (const Hmm& hmm : models) {
-        const FwdProfile odds = build_fwd_profile(build_profile(hmm));
-        const DomModel model{&hmm, &odds};
-        std::vector<std::vector<uint8_t>> seqs;
-        for (int j = 0; j < 12; ++j) seqs.push_back(random_target(hmm));
-        std::vector<std::string> names;
-        for (size_t j = 0; j < seqs.size(); ++j) names.push_back("t" + std::to_string(j));
-        std::vector<DomTarget> targets;
-        for (size_t j = 0; j < seqs.size(); ++j)
-            targets.push_back({names[j], {}, {}, seqs[j], static_cast<int64_t>(j)});
-        DomSettings settings;
-        settings.seed = static_cast<uint32_t>(uniform(1, 1000));
-        std::vector<DomResult> want(targets.size());
-        reference->search(model, targets, settings, want);
+    for (const Search& search : searches(30)) {
         for (unsigned threads : {1u, 3u}) {
-            CAPTURE(hmm.name);
+            CAPTURE(search.hmm->name);
             CAPTURE(threads);
-            std::vector<DomResult> got(targets.size());
-            make_dom_cpu_engine(threads)->search(model, targets, settings, got);
-            for (size_t j = 0; j < targets.size(); ++j) check_same(want[j], got[j]);
+            const std::vector<DomResult> got = search.run(*make_dom_cpu_engine(threads));
+            for (size_t j = 0; j < got.size(); ++j) check_same(search.want[j], got[j]);
         }
-        for (const DomResult& r : want) {
+        for (const DomResult& r : search.want) {
             hits += r.outcome == DomOutcome::hit;
             clustered += r.outcome == DomOutcome::hit && r.hit.nclustered > 0;
         }
     }
     // The data reach the stages they are meant to test.
-    CHECK(hits >= 10);
+    CHECK(hits >= 20);
+    CHECK(clustered >= 1);
     MESSAGE("hits " << hits << ", with clustered regions " << clustered);
+}
+
+TEST_CASE("batch kernels of another form, in batches of any size, on any thread count, give the same results") {
+    const uint64_t s = seed();
+    rng().seed(s);
+    for (const Search& search : searches(20)) {
+        uint64_t residues = 0, longest = 0;
+        for (const DomTarget& t : search.targets) {
+            residues += t.dsq.size();
+            longest = std::max<uint64_t>(longest, t.dsq.size());
+        }
+        for (const uint64_t batch : {uint64_t{1}, residues / 4, kDomBatchResidues})
+            for (unsigned threads : {1u, 2u, 4u}) {
+                CAPTURE(search.hmm->name);
+                CAPTURE(batch);
+                CAPTURE(threads);
+                ProbeKernels* probe = nullptr;
+                const auto engine = probe_engine(probe, threads, batch);
+                const std::vector<DomResult> got = search.run(*engine);
+                for (size_t j = 0; j < got.size(); ++j) check_same(search.want[j], got[j]);
+                // Batches as asked: one target each, all at once, or a few:
+                // none over a quarter, two neighbours together over it.
+                if (batch == 1) CHECK(probe->parser_calls == static_cast<int>(search.targets.size()));
+                if (batch == residues / 4 && longest <= batch)
+                    CHECK((probe->parser_calls >= 4 && probe->parser_calls <= 9));
+                if (batch == kDomBatchResidues) CHECK(probe->parser_calls == 1);
+                CHECK(probe->envelope_calls == probe->parser_calls);
+            }
+    }
+}
+
+TEST_CASE("range errors of the batch kernels come out as hmmsearch meets them, first one first") {
+    const uint64_t s = seed();
+    rng().seed(s);
+    // A target with two envelopes or more, all of them hits.
+    const Search* search = nullptr;
+    int64_t victim = -1;
+    std::vector<Search> all;
+    for (int tries = 0; tries < 5 && victim < 0; ++tries) {
+        all = searches(30);
+        for (const Search& sr : all)
+            for (size_t j = 0; j < sr.want.size() && victim < 0; ++j) {
+                const DomResult& r = sr.want[j];
+                if (r.outcome == DomOutcome::hit && r.hit.domains.size() >= 2 &&
+                    r.hit.domains.size() == static_cast<size_t>(r.hit.nenvelopes)) {
+                    search = &sr;
+                    victim = static_cast<int64_t>(j);
+                }
+            }
+    }
+    REQUIRE(victim >= 0);
+    CAPTURE(search->hmm->name);
+    CAPTURE(victim);
+    const DomHit& before = search->want[static_cast<size_t>(victim)].hit;
+    const auto results = [&](const std::function<void(ProbeKernels&)>& arm) {
+        ProbeKernels* probe = nullptr;
+        const auto engine = probe_engine(probe, 2, kDomBatchResidues);
+        arm(*probe);
+        std::vector<DomResult> got = search->run(*engine);
+        // Every other target is left as it was.
+        for (size_t j = 0; j < got.size(); ++j)
+            if (static_cast<int64_t>(j) != victim) check_same(search->want[j], got[j]);
+        return got[static_cast<size_t>(victim)];
+    };
+    const auto set_envelopes = [&](ProbeKernels& p, DomEnvelopeStatus first, DomEnvelopeStatus second) {
+        p.tamper_envelopes = [=](auto targets, auto jobs, auto out) {
+            const std::vector<size_t> z = jobs_of(victim, targets, jobs);
+            REQUIRE(z.size() >= 2);
+            out[z[0]].status = first;
+            out[z[1]].status = second;
+        };
+    };
+    using S = DomEnvelopeStatus;
+    SUBCASE("the first envelope's error wins over the second's") {
+        CHECK(results([&](ProbeKernels& p) { set_envelopes(p, S::backward_range_error, S::forward_range_error); })
+                  .outcome == DomOutcome::backward_range_error);
+        CHECK(results([&](ProbeKernels& p) { set_envelopes(p, S::forward_range_error, S::backward_range_error); })
+                  .outcome == DomOutcome::forward_range_error);
+    }
+    SUBCASE("an envelope whose decoding overflows is dropped, the others kept as they were") {
+        const DomResult r = results([&](ProbeKernels& p) { set_envelopes(p, S::decoding_overflow, S::ok); });
+        REQUIRE(r.outcome == DomOutcome::hit);
+        CHECK(r.hit.nregions == before.nregions);
+        CHECK(r.hit.nenvelopes == before.nenvelopes);
+        REQUIRE(r.hit.domains.size() == before.domains.size() - 1);
+        for (size_t d = 0; d < r.hit.domains.size(); ++d) {
+            const DomDomain &x = before.domains[d + 1], &y = r.hit.domains[d];
+            CHECK(x.ienv == y.ienv);
+            CHECK(x.jenv == y.jenv);
+            CHECK(same_bits(x.envsc, y.envsc));
+            CHECK(same_bits(x.domcorrection, y.domcorrection));
+            CHECK(same_bits(x.bitscore, y.bitscore));
+            CHECK(x.ad.aseq == y.ad.aseq);
+        }
+    }
+    SUBCASE("a parser's error is the target's outcome, with no envelope run") {
+        const float nan = std::numeric_limits<float>::quiet_NaN();
+        for (const bool forward : {true, false}) {
+            const DomResult r = results([&](ProbeKernels& p) {
+                p.tamper_parsers = [=](auto targets, auto out) {
+                    for (size_t t = 0; t < targets.size(); ++t)
+                        if (targets[t].seqidx == victim) (forward ? out[t].fwdsc : out[t].bcksc) = nan;
+                };
+                p.tamper_envelopes = [=](auto targets, auto jobs, auto) {
+                    CHECK(jobs_of(victim, targets, jobs).empty());
+                };
+            });
+            CHECK(r.outcome == (forward ? DomOutcome::forward_range_error : DomOutcome::backward_range_error));
+        }
+    }
 }

@@ -1,0 +1,33 @@
+// The float-heavy stages of the post-filter pipeline over a batch of one
+// model's targets (docs/hmmer-filters.md §16.4): stage A, the whole-target
+// parsers, and stage C, the envelopes. The engine (dom_engine.hpp) does the
+// host stages between them; a form of these two calls (CPU threads here, a
+// GPU elsewhere) must give the results of dom_run_parsers and
+// dom_run_envelope on the scalar kernels, to the bit.
+#pragma once
+
+#include <memory>
+#include <span>
+#include <string>
+
+#include "core/hmmer/domains/dom_stages.hpp"
+
+namespace warpdp {
+
+class DomBatchKernels {
+public:
+    virtual ~DomBatchKernels() = default;
+    virtual std::string name() const = 0;
+    // Stage A: out[t] for targets[t], its rows given and sized by the caller.
+    virtual void parsers(const DomModel& model, std::span<const DomTarget> targets, std::span<DomParserOut> out) = 0;
+    // Stage C: out[z] for jobs[z], whose `target` indexes `targets`.
+    virtual void envelopes(const DomModel& model, std::span<const DomTarget> targets,
+                           std::span<const DomEnvelopeJob> jobs, std::span<DomEnvelopeOut> out) = 0;
+};
+
+// Both stages on the CPU with kernels `k` (dom_reference_kernels() or
+// dom_vector_kernels()), one target or job per thread at a time. One call at
+// a time: the threads' workspaces are kept from call to call.
+std::unique_ptr<DomBatchKernels> make_dom_cpu_batch_kernels(std::string name, DomKernels k, unsigned threads);
+
+}  // namespace warpdp
