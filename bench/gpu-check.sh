@@ -82,6 +82,21 @@ if [[ -n $examples && -x $tools_bin/gpu-msv ]]; then
         dev=$(sed -n 's/^ *"device": *"\(.*\)",$/\1/p' "$ex/$t.auto.json" 2>/dev/null | head -1)
         summary+=("$(printf '%-28s %-16s %4ds  auto: %s' "tool $t cpu/cuda/auto" "$res" $((SECONDS - start)) "$dev")")
     done
+    # gpu-hmmsearch: its tables on every device, comment lines (command, date) aside.
+    if [[ -x $tools_bin/gpu-hmmsearch ]]; then
+        start=$SECONDS; res=identical
+        for d in cpu cuda auto; do
+            (cd "$ex" && PATH=$tools_bin:$PATH WARPDP_DEVICE=$d gpu-hmmsearch --tblout hs.$d.tbl --domtblout hs.$d.dom \
+                -o hs.$d.out "$examples/tutorial3.hmm" "$ex/targets.fa" 2>"$logs/tool-hmmsearch-$d.err") ||
+                { res="FAILED ($d)"; status=1; cat "$logs/tool-hmmsearch-$d.err"; }
+            grep -hv '^#' "$ex/hs.$d.tbl" "$ex/hs.$d.dom" > "$ex/hs.$d" 2>/dev/null
+            grep -v '^# \(CPU time\|Mc/sec\)\|Elapsed' "$ex/hs.$d.out" >> "$ex/hs.$d" 2>/dev/null
+        done
+        if [[ $res == identical ]] && ! { cmp -s "$ex/hs.cpu" "$ex/hs.cuda" && cmp -s "$ex/hs.cpu" "$ex/hs.auto"; }; then
+            res="DIFFER"; status=1
+        fi
+        summary+=("$(printf '%-28s %-16s %4ds' "tool hmmsearch cpu/cuda/auto" "$res" $((SECONDS - start)))")
+    fi
     rm -rf "$ex"
 fi
 

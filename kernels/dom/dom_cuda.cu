@@ -6,6 +6,7 @@
 // forms finish them (a GPU log may round differently).
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -66,7 +67,8 @@ public:
 
         const uint64_t held = arena_.size() * sizeof(float) + res_.size() + desc_.size() * sizeof(DomJobDesc) +
                               (order_.size() + flags_.size()) * sizeof(uint32_t);
-        const uint64_t budget = budget_override_ ? budget_override_ : device_memory().budget(held);
+        const uint64_t free_budget = device_memory().budget(held);
+        const uint64_t budget = budget_override_ ? std::min(budget_override_, free_budget) : free_budget;
         for (size_t first = 0; first < jobs.size();) {
             size_t end = first;
             uint64_t bytes = 0;

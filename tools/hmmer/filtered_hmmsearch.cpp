@@ -37,6 +37,7 @@
 #include "tools/common/temp_dir.hpp"
 #include "tools/common/tool_main.hpp"
 #include "tools/hmmer/hmmsearch_last_stage.hpp"
+#include "tools/hmmer/hmmsearch_last_stage_engine.hpp"
 #include "tools/hmmer/hmmsearch_options.hpp"
 #include "tools/hmmer/hmmsearch_stitch.hpp"
 #include "tools/hmmer/hmmsearch_report_options.hpp"
@@ -342,7 +343,7 @@ int Search::run_own_last_stage(const std::vector<Hmm>& hmms) {
     in.start_seconds = t_start_;
     in.stop_check = [this] { watch_.throw_if_stopped(); };
     // (the filters have ended: the search takes the whole thread budget)
-    const auto engine = make_dom_cpu_engine(static_cast<unsigned>(threads_->budget()));
+    const auto engine = make_last_stage_engine(kTool, settings_.device, static_cast<unsigned>(threads_->budget()));
     const LastStageTexts texts = run_last_stage(in, hmms, *engine);
     filters_->release();
     std::vector<PendingOutput> outputs{{cmd_.main_out, [&](OutputFile& f) { f.write(texts.main); }}};

@@ -72,7 +72,7 @@ const char* const kGpuHmmsearchHelp =
     "--cpu, every stage takes all the cores this process may use.\n"
     "\n"
     "Environment:\n"
-    "  WARPDP_DEVICE       the filters' --device (auto, cpu, cuda, cuda:0,1; default auto)\n"
+    "  WARPDP_DEVICE       the filters' and the last stage's --device (auto, cpu, cuda, cuda:0,1; default auto)\n"
     "  WARPDP_THREADS      the filters' threads (default: all cores; at most --cpu's N)\n"
     "  HMMSEARCH           the hmmsearch program (default: hmmsearch, looked up in PATH)\n"
     "  WARPDP_LAST_STAGE   warpdp (default) or hmmsearch: who runs the stages after the filters\n"
