@@ -12,6 +12,7 @@
 #   NUS_BENCH_LENGTHS=a,b, NUS_BENCH_BATCHES=NxL,...   bench_nussinov_gpu (10000,26000,37000,100000; 100000x200,100000x1000)
 #   SW_BENCH_TARGETS=n, SW_BENCH_LENGTHS=a,b,...   bench_sw_gpu (1000000; CUDASW++'s 20 query lengths)
 #   SW_CPU_MRESIDUES=m, SW_CPU_LENGTHS=a,b,...     bench_sw_cpu on every core with parasail beside it (20; 144,464,1000,5478)
+#   GPU_CHECK_BENCH=0     the tests and tool comparisons only, no benchmarks
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 logs=${OUT:-$PWD/gpu-check-logs}
@@ -103,7 +104,7 @@ fi
 # run_bench NAME ARGS...: one benchmark under a timeout, logged, summarised.
 run_bench() {
     local exe=$1; shift
-    [[ -x $exe ]] || return 0
+    [[ -x $exe && ${GPU_CHECK_BENCH:-1} != 0 ]] || return 0
     local name start rc
     name=$(basename "$exe"); start=$SECONDS
     timeout "${BENCH_TIMEOUT:-240}" "$exe" "$@" >"$logs/$name.log" 2>&1
