@@ -86,12 +86,13 @@ if [[ -n $examples && -x $tools_bin/gpu-msv ]]; then
     # gpu-hmmsearch: its tables on every device, comment lines (command, date) aside.
     if [[ -x $tools_bin/gpu-hmmsearch ]]; then
         start=$SECONDS; res=identical
-        for d in cpu cuda auto; do
-            (cd "$ex" && PATH=$tools_bin:$PATH WARPDP_DEVICE=$d gpu-hmmsearch --tblout hs.$d.tbl --domtblout hs.$d.dom \
-                -o hs.$d.out "$examples/tutorial3.hmm" "$ex/targets.fa" 2>"$logs/tool-hmmsearch-$d.err") ||
+        for d in cpu cuda auto; do  # (a folder each: the main output names the files)
+            mkdir -p "$ex/hs-$d"
+            (cd "$ex/hs-$d" && PATH=$tools_bin:$PATH WARPDP_DEVICE=$d gpu-hmmsearch --tblout t --domtblout d -o o \
+                "$examples/tutorial3.hmm" "$ex/targets.fa" 2>"$logs/tool-hmmsearch-$d.err") ||
                 { res="FAILED ($d)"; status=1; cat "$logs/tool-hmmsearch-$d.err"; }
-            grep -hv '^#' "$ex/hs.$d.tbl" "$ex/hs.$d.dom" > "$ex/hs.$d" 2>/dev/null
-            grep -v '^# \(CPU time\|Mc/sec\)\|Elapsed' "$ex/hs.$d.out" >> "$ex/hs.$d" 2>/dev/null
+            { grep -hv '^#' "$ex/hs-$d/t" "$ex/hs-$d/d"; grep -v '^# \(CPU time\|Mc/sec\)\|Elapsed' "$ex/hs-$d/o"; } \
+                > "$ex/hs.$d" 2>/dev/null
         done
         if [[ $res == identical ]] && ! { cmp -s "$ex/hs.cpu" "$ex/hs.cuda" && cmp -s "$ex/hs.cpu" "$ex/hs.auto"; }; then
             res="DIFFER"; status=1
