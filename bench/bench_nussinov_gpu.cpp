@@ -35,20 +35,6 @@ namespace {
 
 std::mt19937_64 gen(20260524);
 
-std::vector<uint8_t> random_rna(size_t n) {
-    std::uniform_int_distribution<int> base(0, 3);
-    std::vector<uint8_t> s(n);
-    for (auto& c : s) c = static_cast<uint8_t>(base(gen));
-    return s;
-}
-
-double steps_of(uint64_t n) { return (static_cast<double>(n) * n * n - static_cast<double>(n)) / 6.0; }
-
-double seconds_of(auto&& f) {
-    const auto t0 = std::chrono::steady_clock::now();
-    f();
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
 
 struct Fold {
     std::vector<std::vector<uint8_t>> seqs;
@@ -56,7 +42,7 @@ struct Fold {
     std::vector<NussinovFold> out;
     explicit Fold(std::vector<std::vector<uint8_t>> s) : seqs(std::move(s)), spans(seqs.begin(), seqs.end()), out(seqs.size()) {}
     double run(NussinovEngine& e, bool structure) {
-        return seconds_of([&] { e.fold(spans, NussinovParams{}, structure, out); });
+        return bench::seconds_of([&] { e.fold(spans, NussinovParams{}, structure, out); });
     }
 };
 
@@ -98,13 +84,13 @@ int main(int argc, char** argv) {
 
     // Warm-up (context, modules) and the exact check against the CPU engine.
     {
-        Fold small({random_rna(4000), random_rna(700), random_rna(200)});
+        Fold small({bench::random_rna(4000, gen), bench::random_rna(700, gen), bench::random_rna(200, gen)});
         small.run(*gpu, true);
         const auto g = small.out;
         const double t_cpu = small.run(*cpu, true);
         bad += mismatches(g, small.out, "check 4000/700/200");
         const double t_gpu = small.run(*gpu, true);
-        const double s = steps_of(4000) + steps_of(700) + steps_of(200);
+        const double s = bench::nussinov_steps(4000) + bench::nussinov_steps(700) + bench::nussinov_steps(200);
         std::printf("check: n = 4000, 700, 200 with structures: GPU %.3f s, CPU %.3f s (%.3f T steps/s), ratio %.1f, %s\n",
                     t_gpu, t_cpu, s / t_cpu / 1e12, t_cpu / t_gpu, bad ? "MISMATCH" : "equal");
     }
@@ -112,12 +98,12 @@ int main(int argc, char** argv) {
     std::printf("\n%-6s %9s %8s %-22s %9s %9s %10s %10s %9s %8s\n", "mode", "n", "count", "variant", "kernel_s", "wall_s",
                 "Tstep/s_k", "Tstep/s_w", "struct_s", "goal");
     for (uint64_t n : lengths) {
-        Fold f({random_rna(n)});
+        Fold f({bench::random_rna(n, gen)});
         const double wall = f.run(*gpu, false);
         const auto st = gpu->last_stats();
         double ws = -1;
         if (n <= struct_max_n) ws = f.run(*gpu, true);
-        const double s = steps_of(n), ks = st.kernel_ms / 1e3;
+        const double s = bench::nussinov_steps(n), ks = st.kernel_ms / 1e3;
         std::string g = "-";
         if (n == 26000) g = goal(wall < 0.5);
         // Rate goal: a third of the DPX bound of a 132-multiprocessor sm_90
@@ -135,7 +121,7 @@ int main(int argc, char** argv) {
         const uint64_t count = std::strtoull(item.substr(0, x).c_str(), nullptr, 10);
         const uint64_t len = std::strtoull(item.substr(x + 1).c_str(), nullptr, 10);
         std::vector<std::vector<uint8_t>> seqs;
-        for (uint64_t k = 0; k < count; ++k) seqs.push_back(random_rna(len));
+        for (uint64_t k = 0; k < count; ++k) seqs.push_back(bench::random_rna(len, gen));
         Fold f(std::move(seqs));
         const double wall_struct = f.run(*gpu, true);
         const auto st_struct = gpu->last_stats();
@@ -147,7 +133,7 @@ int main(int argc, char** argv) {
                           item.c_str());
         const double wall = f.run(*gpu, false);
         const auto st = gpu->last_stats();
-        const double s = steps_of(len) * static_cast<double>(count), ks = st.kernel_ms / 1e3;
+        const double s = bench::nussinov_steps(len) * static_cast<double>(count), ks = st.kernel_ms / 1e3;
         const std::string g = count == 100000 && len == 200 ? goal(wall_struct < 1) : "-";
         std::printf("%-6s %9llu %8llu %-22s %9.3f %9.3f %10.2f %10.2f %9.3f %8s\n", "batch", static_cast<unsigned long long>(len),
                     static_cast<unsigned long long>(count), st.variant.c_str(), ks, wall, s / ks / 1e12, s / wall / 1e12,

@@ -42,20 +42,6 @@ namespace {
 
 std::mt19937_64 gen(20261207);
 
-std::vector<uint8_t> random_rna(size_t n) {
-    std::uniform_int_distribution<int> base(0, 3);
-    std::vector<uint8_t> s(n);
-    for (auto& c : s) c = static_cast<uint8_t>(base(gen));
-    return s;
-}
-
-double steps_of(uint64_t n) { return (static_cast<double>(n) * n * n - static_cast<double>(n)) / 6.0; }
-
-double seconds_of(auto&& f) {
-    const auto t0 = std::chrono::steady_clock::now();
-    f();
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
 
 struct Set {
     std::string name;
@@ -65,7 +51,7 @@ struct Set {
 
 Set uniform_set(const std::string& name, size_t count, size_t len) {
     Set s{name, {}, 0};
-    for (size_t k = 0; k < count; ++k) s.seqs.push_back(random_rna(len));
+    for (size_t k = 0; k < count; ++k) s.seqs.push_back(bench::random_rna(len, gen));
     return s;
 }
 
@@ -94,7 +80,7 @@ Set amplicon_set(size_t count) {
     for (size_t k = 0; k < count; ++k) {
         const double x = u(gen);
         const double len = x < 0.01 ? 150 + 200 * u(gen) : x > 0.99 ? 390 + 110 * u(gen) : body(gen);
-        s.seqs.push_back(random_rna(static_cast<size_t>(std::clamp(len, 2.0, 497.0))));
+        s.seqs.push_back(bench::random_rna(static_cast<size_t>(std::clamp(len, 2.0, 497.0)), gen));
     }
     return s;
 }
@@ -102,14 +88,14 @@ Set amplicon_set(size_t count) {
 Set mixed_set(size_t count) {
     Set s{"mixed", {}, 0};
     std::uniform_real_distribution<double> lg(std::log(100.0), std::log(3000.0));
-    for (size_t k = 0; k < count; ++k) s.seqs.push_back(random_rna(static_cast<size_t>(std::exp(lg(gen)))));
+    for (size_t k = 0; k < count; ++k) s.seqs.push_back(bench::random_rna(static_cast<size_t>(std::exp(lg(gen))), gen));
     return s;
 }
 
 std::vector<NussinovFold> fold(NussinovEngine& e, const Set& s, bool structure, double& seconds) {
     std::vector<std::span<const uint8_t>> spans(s.seqs.begin(), s.seqs.end());
     std::vector<NussinovFold> out(s.seqs.size());
-    seconds = seconds_of([&] { e.fold(spans, NussinovParams{}, structure, out); });
+    seconds = bench::seconds_of([&] { e.fold(spans, NussinovParams{}, structure, out); });
     return out;
 }
 
@@ -137,8 +123,8 @@ int main(int argc, char** argv) {
                 gpus[static_cast<size_t>(device)].name.c_str(), threads, limits.c_str(), batch_max);
     {  // warm-up: context, modules, every shape
         Set w = uniform_set("warm-up", 3, 3000);
-        w.seqs.push_back(random_rna(300));
-        w.seqs.push_back(random_rna(900));
+        w.seqs.push_back(bench::random_rna(300, gen));
+        w.seqs.push_back(bench::random_rna(900, gen));
         double t = 0;
         fold(*gpu, w, true, t);
     }
@@ -161,7 +147,7 @@ int main(int argc, char** argv) {
             std::printf("unknown set %s\n", name.c_str());
             return 2;
         }
-        for (const auto& q : s.seqs) s.steps += steps_of(q.size());
+        for (const auto& q : s.seqs) s.steps += bench::nussinov_steps(q.size());
         double t_struct = 0, t_score = 0, t_cpu = -1;
         const auto got = fold(*gpu, s, true, t_struct);
         fold(*gpu, s, false, t_score);

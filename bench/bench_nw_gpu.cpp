@@ -43,11 +43,6 @@ uint64_t cells_of(const NwReads& r, const std::vector<NwPair>& p) {
     return c;
 }
 
-double seconds_of(auto&& f) {
-    const auto t0 = std::chrono::steady_clock::now();
-    f();
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
 
 }  // namespace
 
@@ -78,7 +73,7 @@ int main(int argc, char** argv) {
         std::vector<double> cpu_out(sub.size()), gpu_sub(sub.size());
         auto cpu = make_nw_cpu_engine(threads);
         cpu->load(reads, coded);
-        const double cpu_s = seconds_of([&] { cpu->compute(sub, cpu_out); });
+        const double cpu_s = bench::seconds_of([&] { cpu->compute(sub, cpu_out); });
         const double cpu_gcups = static_cast<double>(cells_of(reads, sub)) / cpu_s / 1e9;
 
         auto eng = make_nw_cuda_engine_ex(devices);
@@ -98,7 +93,7 @@ int main(int argc, char** argv) {
         for (const auto& name : names) {
             eng->force_variant(name);
             eng->compute(sub, gpu_sub);  // warm-up
-            const double wall = seconds_of([&] { eng->compute(pairs, out); });
+            const double wall = bench::seconds_of([&] { eng->compute(pairs, out); });
             const auto st = eng->last_stats();
             const double krn = static_cast<double>(st.gpu_cells) / (st.kernel_ms * 1e-3) / 1e9;
             const double wl = static_cast<double>(cells) / wall / 1e9;

@@ -12,6 +12,7 @@
 #include <random>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/io/seq_batch.hpp"
@@ -31,6 +32,23 @@ double best_seconds(int repeats, F&& f) {
     }
     return best;
 }
+
+// Seconds of one call of f().
+template <class F>
+double seconds_of(F&& f) {
+    return best_seconds(1, std::forward<F>(f));
+}
+
+// n random RNA bases (codes 0-3) from g.
+inline std::vector<uint8_t> random_rna(size_t n, std::mt19937_64& g) {
+    std::uniform_int_distribution<int> base(0, 3);
+    std::vector<uint8_t> s(n);
+    for (auto& c : s) c = static_cast<uint8_t>(base(g));
+    return s;
+}
+
+// The steps of Nussinov's recurrence on n bases, (n^3 - n) / 6.
+inline double nussinov_steps(uint64_t n) { return (static_cast<double>(n) * n * n - static_cast<double>(n)) / 6.0; }
 
 // The first records of `db` that hold `residues` residues (one more record
 // at most): the share a benchmark times its CPU peer on.

@@ -14,6 +14,9 @@
 #include <cstdint>
 
 #include "kernels/dom/dom_layout.hpp"
+#if defined(__CUDACC__)
+#include "kernels/common/ptx_ftz.cuh"
+#endif
 
 // The row loops unrolled on the device, so more loads are in flight; the
 // host emulation takes them as they are.
@@ -28,21 +31,9 @@ namespace warpdp {
 namespace dom_device {
 
 #if defined(__CUDA_ARCH__)
-__device__ __forceinline__ float mul(float a, float b) {
-    float r;
-    asm("mul.rn.ftz.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
-    return r;
-}
-__device__ __forceinline__ float add(float a, float b) {
-    float r;
-    asm("add.rn.ftz.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
-    return r;
-}
-__device__ __forceinline__ float div(float a, float b) {
-    float r;
-    asm("div.rn.ftz.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
-    return r;
-}
+using ptx_ftz::add;
+using ptx_ftz::div;
+using ptx_ftz::mul;
 #else
 __device__ __forceinline__ float flushed(float r) { return (r < 1.17549435e-38f && r > -1.17549435e-38f) ? 0.0f * r : r; }
 __device__ __forceinline__ float mul(float a, float b) { return flushed(a * b); }

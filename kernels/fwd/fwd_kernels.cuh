@@ -12,6 +12,8 @@
 
 #include <cstdint>
 
+#include "kernels/common/ptx_ftz.cuh"
+
 namespace warpdp {
 
 struct FwdParams {
@@ -30,21 +32,9 @@ struct FwdParams {
 
 namespace fwd_device {
 
-__device__ __forceinline__ float mul(float a, float b) {
-    float r;
-    asm("mul.rn.ftz.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
-    return r;
-}
-__device__ __forceinline__ float add(float a, float b) {
-    float r;
-    asm("add.rn.ftz.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
-    return r;
-}
-__device__ __forceinline__ float div(float a, float b) {
-    float r;
-    asm("div.rn.ftz.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
-    return r;
-}
+using ptx_ftz::add;
+using ptx_ftz::div;
+using ptx_ftz::mul;
 
 // The special states of one target, and the end of a row: E's share to C
 // and J, B for the next row, and HMMER's sparse rescaling once E exceeds
