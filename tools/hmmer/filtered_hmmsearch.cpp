@@ -343,7 +343,8 @@ int Search::run_own_last_stage(const std::vector<Hmm>& hmms) {
     in.start_seconds = t_start_;
     in.stop_check = [this] { watch_.throw_if_stopped(); };
     // (the filters have ended: the search takes the whole thread budget)
-    const auto engine = make_last_stage_engine(kTool, settings_.device, static_cast<unsigned>(threads_->budget()));
+    const auto engine = make_last_stage_engine(kTool, settings_.device, static_cast<unsigned>(threads_->budget()),
+                                               last_stage_cells(in, hmms));
     const LastStageTexts texts = run_last_stage(in, hmms, *engine);
     filters_->release();
     std::vector<PendingOutput> outputs{{cmd_.main_out, [&](OutputFile& f) { f.write(texts.main); }}};

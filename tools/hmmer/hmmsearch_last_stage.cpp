@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <cstdlib>
+#include <filesystem>
 #include <optional>
 
 #include <sys/resource.h>
@@ -148,6 +149,16 @@ LastStageTexts run_last_stage(const LastStageInput& in, const std::vector<Hmm>& 
     out.dom += tail;
     out.pfam += tail;
     return out;
+}
+
+double last_stage_cells(const LastStageInput& in, const std::vector<Hmm>& models) {
+    double cells = 0;
+    for (size_t i = 0; i < models.size(); ++i) {
+        std::error_code ec;
+        const auto bytes = std::filesystem::file_size(in.survivors_dir + "/" + std::to_string(i + 1) + ".fa", ec);
+        if (!ec) cells += static_cast<double>(bytes) * models[i].M;
+    }
+    return cells;
 }
 
 }  // namespace warpdp

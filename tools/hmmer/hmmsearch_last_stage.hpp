@@ -56,4 +56,8 @@ void refuse_models_without_consensus(const std::vector<Hmm>& models);
 
 LastStageTexts run_last_stage(const LastStageInput& in, const std::vector<Hmm>& models, DomEngine& engine);
 
+// The last stage's work, roughly: each model's survivor file in bytes (about
+// its residues) times the model's length, summed. For the device choice.
+double last_stage_cells(const LastStageInput& in, const std::vector<Hmm>& models);
+
 }  // namespace warpdp

@@ -1,5 +1,7 @@
 #include "tools/hmmer/hmmsearch_last_stage_engine.hpp"
 
+#include <algorithm>
+
 #include "core/base/errors.hpp"
 #include "kernels/dom/dom_batch_cuda.hpp"
 #include "tools/common/device_choice.hpp"
@@ -46,10 +48,11 @@ private:
 }  // namespace
 
 std::unique_ptr<DomEngine> make_last_stage_engine(const std::string& tool, const std::string& device,
-                                                  unsigned threads) {
+                                                  unsigned threads, double cells) {
     const bool auto_device = device == "auto";
     const DeviceChoice choice = resolve_device(device);
-    if (!choice.cuda) return make_dom_cpu_engine(threads);
+    const double cpu_seconds = cells / (kLastStageCpuCellsPerSecond * std::max(1u, threads));
+    if (!choice.cuda || (auto_device && cpu_seconds < kLastStageGpuFromSeconds)) return make_dom_cpu_engine(threads);
     std::unique_ptr<DomBatchKernels> cuda;
     try {
         cuda = make_dom_cuda_batch_kernels(choice.gpus.front());

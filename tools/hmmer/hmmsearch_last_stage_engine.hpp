@@ -1,8 +1,10 @@
 // The engine of gpu-hmmsearch's own last stage for its --device
 // (docs/hmmer-filters.md §16.10): the CPU engine, or the staged engine with
-// the CUDA batch kernels. Under --device auto, a CUDA start that fails, or
-// a call the GPU cannot hold, runs on the CPU with one warning; under
-// --device cuda each is the error. The hits are the same on every device.
+// the CUDA batch kernels. Under --device auto, work that the CPU threads
+// would finish in about the time a CUDA start takes stays on the CPU, and a
+// CUDA start that fails, or a call the GPU cannot hold, runs on the CPU
+// with one warning; under --device cuda each is the error. The hits are the
+// same on every device.
 #pragma once
 
 #include <memory>
@@ -12,7 +14,14 @@
 
 namespace warpdp {
 
+// The CPU engine's rate, in target residues times model nodes a second on
+// one thread (§16.4's per-target costs: about 2.4 ms for 400 residues
+// against M = 260), and the CPU seconds below which auto stays on the CPU.
+inline constexpr double kLastStageCpuCellsPerSecond = 4e7;
+inline constexpr double kLastStageGpuFromSeconds = 0.3;
+
+// `cells`: the work (last_stage_cells).
 std::unique_ptr<DomEngine> make_last_stage_engine(const std::string& tool, const std::string& device,
-                                                  unsigned threads);
+                                                  unsigned threads, double cells);
 
 }  // namespace warpdp
