@@ -13,7 +13,8 @@
 # BENCH_NOALI=1), --tblout and --domtblout. For each workload: hmmsearch,
 # gpu-hmmsearch (with WARPDP_TIMES=1: the filters' end and the whole run by
 # its own clock, so the time after the filters is the final stage's tail),
-# and gpu-hmmsearch with WARPDP_DEVICE=cpu (our CPU engines, BENCH_CPU=0
+# (WARPDP_DEVICE=$GPU_DEVICE, default auto; cuda keeps even a small last
+# stage on the GPU) and gpu-hmmsearch with WARPDP_DEVICE=cpu (our CPU engines, BENCH_CPU=0
 # skips it); wall times, ratios, hits, peak host memory (the largest
 # process, /usr/bin/time) and peak GPU memory (nvidia-smi, sampled).
 # The tables' rows and the main outputs (headers and pipeline statistics
@@ -103,7 +104,7 @@ for w in $workloads; do
     timed "$logs/hmmsearch-$w.log" hmmsearch "${opts[@]}" -o "$work/h.out" --tblout "$work/h.tbl" --domtblout "$work/h.dom" "$hmm" "$db" \
         || fail "hmmsearch failed on $w"
     t_h=$t; rss_h=$rss
-    timed "$logs/gpu-hmmsearch-$w.log" env WARPDP_TIMES=1 gpu-hmmsearch "${opts[@]}" -o "$work/g.out" --tblout "$work/g.tbl" \
+    timed "$logs/gpu-hmmsearch-$w.log" env WARPDP_TIMES=1 WARPDP_DEVICE="${GPU_DEVICE:-auto}" gpu-hmmsearch "${opts[@]}" -o "$work/g.out" --tblout "$work/g.tbl" \
         --domtblout "$work/g.dom" "$hmm" "$db" || fail "gpu-hmmsearch failed on $w"
     t_g=$t; rss_g=$rss; gpu_g=$gpu_mib
     compare "$w" g
