@@ -52,7 +52,8 @@ std::unique_ptr<DomEngine> make_last_stage_engine(const std::string& tool, const
     const bool auto_device = device == "auto";
     const DeviceChoice choice = resolve_device(device);
     const double cpu_seconds = cells / (kLastStageCpuCellsPerSecond * std::max(1u, threads));
-    if (!choice.cuda || (auto_device && cpu_seconds < kLastStageGpuFromSeconds)) return make_dom_cpu_engine(threads);
+    if (!choice.cuda || (auto_device && (!kAutoTakesGpuLastStage || cpu_seconds < kLastStageGpuFromSeconds)))
+        return make_dom_cpu_engine(threads);
     std::unique_ptr<DomBatchKernels> cuda;
     try {
         cuda = make_dom_cuda_batch_kernels(choice.gpus.front());

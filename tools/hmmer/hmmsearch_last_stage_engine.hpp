@@ -19,6 +19,10 @@ namespace warpdp {
 // against M = 260), and the CPU seconds below which auto stays on the CPU.
 inline constexpr double kLastStageCpuCellsPerSecond = 4e7;
 inline constexpr double kLastStageGpuFromSeconds = 0.3;
+// False until the CUDA last stage has run on a GPU and matched the CPU's
+// (§16.10): till then auto keeps the last stage on the CPU, and only
+// WARPDP_DEVICE=cuda runs it on the GPU.
+inline constexpr bool kAutoTakesGpuLastStage = false;
 
 // `cells`: the work (last_stage_cells).
 std::unique_ptr<DomEngine> make_last_stage_engine(const std::string& tool, const std::string& device,
