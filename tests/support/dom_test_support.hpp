@@ -15,6 +15,8 @@
 #include "core/hmmer/domains/dom_specials.hpp"
 #include "core/hmmer/profile.hpp"
 #include "random_hmm.hpp"
+#include "test_support.hpp"
+#include "vit_random.hpp"
 
 namespace warpdp::test {
 
@@ -145,6 +147,26 @@ inline OwnScaleCase own_scale_case(uint64_t seed) {
     for (int i = 0; i < 20; ++i) c.dsq.push_back(static_cast<uint8_t>(g() % 20 == 5 ? 4 : g() % 20));
     c.dsq.insert(c.dsq.end(), 6, 5);
     return c;
+}
+
+// Posteriors in [0, 1] in every lane (padding included): eighths, so that
+// sums tie often, or arbitrary floats; some exact zeros.
+inline DomMatrix random_posteriors(int M, uint64_t L, bool eighths) {
+    DomMatrix pp;
+    pp.resize(M, L, true);
+    auto p = [&] {
+        if (uniform(0, 9) == 0) return 0.0f;
+        return eighths ? static_cast<float>(uniform(0, 8)) / 8.0f : frand(0.0f, 1.0f);
+    };
+    for (uint64_t i = 1; i <= L; ++i) {
+        for (int q = 0; q < pp.Q(); ++q)
+            for (int z = 0; z < kFwdLanes; ++z) {
+                pp.cell(i, q, kDomM)[z] = p();
+                pp.cell(i, q, kDomI)[z] = p();
+            }
+        for (DomSpecial s : {kDomXN, kDomXJ, kDomXC}) pp.x(i, s) = p();
+    }
+    return pp;
 }
 
 }  // namespace warpdp::test

@@ -24,6 +24,7 @@
 #include "core/hmmer/profile.hpp"
 #include "../../core/hmmer/domains/dom_toy_model.hpp"
 #include "cuda_test_support.hpp"
+#include "dom_test_support.hpp"
 #include "fwd_test_support.hpp"
 #include "kernels/dom/dom_optacc_cuda.hpp"
 
@@ -105,21 +106,7 @@ void add_made_up(Batch& b, int M, int n) {
     for (int r = 0; r < n; ++r) {
         const auto L = static_cast<uint64_t>(uniform(1, M > 100 ? 120 : 250));
         const bool eighths = r % 2 == 0;
-        auto p = [&] {
-            if (uniform(0, 9) == 0) return 0.0f;
-            return eighths ? static_cast<float>(uniform(0, 8)) / 8.0f : frand(0.0f, 1.0f);
-        };
-        DomMatrix pp;
-        pp.resize(M, L, true);
-        for (uint64_t i = 1; i <= L; ++i) {
-            for (int q = 0; q < pp.Q(); ++q)
-                for (int z = 0; z < kFwdLanes; ++z) {
-                    pp.cell(i, q, kDomM)[z] = p();
-                    pp.cell(i, q, kDomI)[z] = p();
-                }
-            for (DomSpecial s : {kDomXN, kDomXJ, kDomXC}) pp.x(i, s) = p();
-        }
-        b.pp.push_back(std::move(pp));
+        b.pp.push_back(random_posteriors(M, L, eighths));
         b.odds.push_back(dom_special_odds(L + static_cast<uint64_t>(uniform(0, 50)), uniform(0, 1) == 1));
         b.offset.push_back(uniform(0, 5000));
     }

@@ -83,26 +83,6 @@ FwdProfile profile_with_gaps(int M) {
     return build_fwd_profile(build_profile(h));
 }
 
-// Posteriors in [0, 1] in every lane (padding included): eighths, so that
-// sums tie often, or arbitrary floats; some exact zeros.
-DomMatrix random_posteriors(int M, uint64_t L, bool eighths) {
-    DomMatrix pp;
-    pp.resize(M, L, true);
-    auto p = [&] {
-        if (uniform(0, 9) == 0) return 0.0f;
-        return eighths ? static_cast<float>(uniform(0, 8)) / 8.0f : frand(0.0f, 1.0f);
-    };
-    for (uint64_t i = 1; i <= L; ++i) {
-        for (int q = 0; q < pp.Q(); ++q)
-            for (int z = 0; z < kFwdLanes; ++z) {
-                pp.cell(i, q, kDomM)[z] = p();
-                pp.cell(i, q, kDomI)[z] = p();
-            }
-        for (DomSpecial s : {kDomXN, kDomXJ, kDomXC}) pp.x(i, s) = p();
-    }
-    return pp;
-}
-
 void check_same_oa(const FwdProfile& fp, const DomSpecialOdds& xo, const DomMatrix& pp) {
     DomMatrix o1, o2 = poisoned(fp.M, pp.L());
     CHECK(same_score(dom_optimal_accuracy(fp, xo, pp, o1), dom_optimal_accuracy_cpu(fp, xo, pp, o2)));
