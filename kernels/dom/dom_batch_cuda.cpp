@@ -1,6 +1,7 @@
 #include "kernels/dom/dom_batch_cuda.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <vector>
 
@@ -30,6 +31,7 @@ public:
         : fb_(make_dom_cuda_engine(device, matrix_budget(device))), oa_(make_dom_oa_cuda_engine(device)) {}
 
     std::string name() const override { return "cuda:" + std::to_string(fb_->device()); }
+    double alignment_seconds() const override { return oa_seconds_; }
 
     void parsers(const DomModel& model, std::span<const DomTarget> targets, std::span<DomParserOut> out) override {
         use(model);
@@ -90,6 +92,7 @@ private:
             oa_jobs_.push_back(z);
         }
         if (oa_jobs_.empty()) return;
+        const auto t0 = std::chrono::steady_clock::now();
         oa_->run(*model.odds, Alphabet::amino(), DomOaPosteriors{arena, arena, oa_envs_}, oa_out_);
         for (size_t e = 0; e < oa_jobs_.size(); ++e) {
             const size_t z = oa_jobs_[e];
@@ -101,6 +104,7 @@ private:
                 o.null2.assign(n2.begin(), n2.end());
             }
         }
+        oa_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     }
 
     std::unique_ptr<DomCudaEngine> fb_;
@@ -111,6 +115,7 @@ private:
     std::vector<DomOaEnvelope> oa_envs_;
     std::vector<size_t> oa_jobs_;
     DomOaResults oa_out_;
+    double oa_seconds_ = 0;
 };
 
 }  // namespace

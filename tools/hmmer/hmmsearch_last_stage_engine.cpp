@@ -17,6 +17,7 @@ public:
     CudaElseCpu(std::string tool, std::unique_ptr<DomBatchKernels> cuda, std::unique_ptr<DomBatchKernels> cpu)
         : tool_(std::move(tool)), cuda_(std::move(cuda)), cpu_(std::move(cpu)) {}
     std::string name() const override { return cuda_->name(); }
+    double alignment_seconds() const override { return cuda_->alignment_seconds(); }
     void parsers(const DomModel& model, std::span<const DomTarget> targets, std::span<DomParserOut> out) override {
         try {
             cuda_->parsers(model, targets, out);

@@ -18,6 +18,9 @@ class DomBatchKernels {
 public:
     virtual ~DomBatchKernels() = default;
     virtual std::string name() const = 0;
+    // Wall seconds of envelopes() spent on the optimal-accuracy stage, where
+    // these kernels run it apart (else 0).
+    virtual double alignment_seconds() const { return 0; }
     // Stage A: out[t] for targets[t], its rows given and sized by the caller.
     virtual void parsers(const DomModel& model, std::span<const DomTarget> targets, std::span<DomParserOut> out) = 0;
     // Stage C: out[z] for jobs[z], whose `target` indexes `targets`.

@@ -1,5 +1,6 @@
 #include "core/hmmer/domains/dom_engine.hpp"
 
+#include <chrono>
 #include <vector>
 
 #include "core/base/parallel.hpp"
@@ -15,6 +16,11 @@ public:
         : name_(std::move(name)), host_(host), batch_(std::move(batch)), threads_(threads),
           batch_residues_(batch_residues) {}
     std::string name() const override { return name_; }
+    DomStageSeconds stage_seconds() const override {
+        DomStageSeconds s = seconds_;
+        s.alignment = batch_->alignment_seconds();
+        return s;
+    }
 
     void search(const DomModel& model, std::span<const DomTarget> targets, const DomSettings& settings,
                 std::span<DomResult> out) override {
@@ -44,7 +50,9 @@ private:
             parsers_[t].bck_rows = {at + len, len};
             at += 2 * len;
         }
+        auto t0 = Clock::now();
         batch_->parsers(model, targets, parsers_);
+        lap(seconds_.parsers, t0);
 
         // B: planning; each target reseeds its generator itself, so no
         // result depends on what a workspace did before.
@@ -56,6 +64,8 @@ private:
                             plans_[t]);
         });
 
+        lap(seconds_.planning, t0);
+
         // C: every envelope of the batch.
         jobs_.clear();
         first_job_.assign(n + 1, 0);
@@ -65,6 +75,7 @@ private:
         }
         envs_.assign(jobs_.size(), {});
         batch_->envelopes(model, targets, jobs_, envs_);
+        lap(seconds_.envelopes, t0);
 
         // D: the hits.
         const std::span<const DomEnvelopeOut> envs = envs_;
@@ -73,6 +84,15 @@ private:
                                                envs.subspan(first_job_[t], first_job_[t + 1] - first_job_[t]),
                                                out[t].hit);
         });
+        lap(seconds_.finish, t0);
+    }
+
+    using Clock = std::chrono::steady_clock;
+    // Adds the time since `since` to `to`, and restarts `since`.
+    static void lap(double& to, Clock::time_point& since) {
+        const auto now = Clock::now();
+        to += std::chrono::duration<double>(now - since).count();
+        since = now;
     }
 
     std::string name_;
@@ -87,6 +107,7 @@ private:
     std::vector<DomEnvelopeJob> jobs_;
     std::vector<size_t> first_job_;
     std::vector<DomEnvelopeOut> envs_;
+    DomStageSeconds seconds_;
 };
 
 }  // namespace

@@ -20,10 +20,18 @@ struct DomResult {
     DomHit hit;  // with DomOutcome::hit
 };
 
+// Wall seconds in each stage since the engine was made (gpu-hmmsearch's
+// WARPDP_TIMES); alignment: the part of envelopes spent in the
+// optimal-accuracy stage, where the kernels time it apart (else 0).
+struct DomStageSeconds {
+    double parsers = 0, planning = 0, envelopes = 0, finish = 0, alignment = 0;
+};
+
 class DomEngine {
 public:
     virtual ~DomEngine() = default;
     virtual std::string name() const = 0;
+    virtual DomStageSeconds stage_seconds() const { return {}; }
     // out[j] for targets[j], each of length >= 1. One call at a time on an
     // engine: it keeps its threads' workspaces from call to call.
     virtual void search(const DomModel& model, std::span<const DomTarget> targets, const DomSettings& settings,
