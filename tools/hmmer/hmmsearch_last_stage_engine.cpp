@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/base/errors.hpp"
+#include "core/hmmer/domains/dom_split.hpp"
 #include "kernels/dom/dom_batch_cuda.hpp"
 #include "tools/common/device_choice.hpp"
 #include "tools/common/tool_main.hpp"
@@ -66,9 +67,13 @@ std::unique_ptr<DomEngine> make_last_stage_engine(const std::string& tool, const
     if (auto_device)
         cuda = std::make_unique<CudaElseCpu>(tool, std::move(cuda),
                                              make_dom_cpu_batch_kernels("cpu-vector4", dom_vector_kernels(), threads));
-    // (the GPU takes the float work: a few batches of targets in flight keep it fed)
-    std::string name = cuda->name();
-    return make_dom_staged_engine(std::move(name), dom_vector_kernels(), std::move(cuda), threads, uint64_t{1} << 22);
+    // The longest targets and envelopes, whose serial rows would hold a GPU
+    // call, go to the CPU's threads beside it (docs/hmmer-filters.md §16.10).
+    auto split = make_dom_split_batch_kernels(std::move(cuda),
+                                              make_dom_cpu_batch_kernels("cpu-vector4", dom_vector_kernels(), threads),
+                                              threads);
+    std::string name = split->name();
+    return make_dom_staged_engine(std::move(name), dom_vector_kernels(), std::move(split), threads, uint64_t{1} << 22);
 }
 
 }  // namespace warpdp

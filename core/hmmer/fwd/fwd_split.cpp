@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <future>
+#include <numeric>
 #include <thread>
 #include <vector>
 
@@ -21,28 +22,23 @@ public:
     void score_many(std::span<const FwdJob> jobs) override {
         struct Pair {
             uint32_t job, target;
-            double gpu_s, cpu_s;
         };
         std::vector<Pair> pairs;
+        std::vector<SplitItemCost> costs;
         for (size_t i = 0; i < jobs.size(); ++i) {
             const FwdProfile& p = *jobs[i].profile;
-            const double row_s = (costs_.row_us + costs_.row_us_per_q * p.Q) * 1e-6;
             for (size_t j = 0; j < jobs[i].targets->size(); ++j) {
-                const double L = static_cast<double>(jobs[i].targets->length(j));
-                pairs.push_back({static_cast<uint32_t>(i), static_cast<uint32_t>(j), L * row_s,
-                                 L * p.M * costs_.cell_ns * 1e-9});
+                const uint64_t L = jobs[i].targets->length(j);
+                pairs.push_back({static_cast<uint32_t>(i), static_cast<uint32_t>(j)});
+                costs.push_back({costs_.gpu_seconds(L, p.Q), costs_.cpu_seconds(L, p.M)});
             }
         }
-        std::stable_sort(pairs.begin(), pairs.end(), [](const Pair& a, const Pair& b) { return a.gpu_s > b.gpu_s; });
-        // The CPU takes the slowest GPU targets while its threads, sharing
-        // the work, still finish before the slowest target left to the GPU.
-        size_t k = 0;
-        double cpu_total = 0;
-        for (; k < pairs.size(); ++k) {
-            const double longest = std::max(pairs[k].cpu_s, (cpu_total + pairs[k].cpu_s) / threads_);
-            if (longest >= pairs[k].gpu_s) break;
-            cpu_total += pairs[k].cpu_s;
-        }
+        std::vector<size_t> order(pairs.size());
+        std::iota(order.begin(), order.end(), size_t{0});
+        std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return costs[a].gpu_s > costs[b].gpu_s; });
+        std::vector<SplitItemCost> sorted;
+        for (size_t x : order) sorted.push_back(costs[x]);
+        const size_t k = split_cpu_share(sorted, threads_);
         // Each side scores sub-batches of its targets; results go back by index.
         struct Side {
             std::vector<SeqBatch> batches;
@@ -54,7 +50,7 @@ public:
             side.batches.assign(jobs.size(), {});
             side.out.assign(jobs.size(), {});
             side.which.assign(jobs.size(), {});
-            for (size_t x = from; x < to; ++x) side.which[pairs[x].job].push_back(pairs[x].target);
+            for (size_t x = from; x < to; ++x) side.which[pairs[order[x]].job].push_back(pairs[order[x]].target);
             for (size_t i = 0; i < jobs.size(); ++i) {
                 auto& w = side.which[i];
                 if (w.empty()) continue;
@@ -89,6 +85,17 @@ private:
 };
 
 }  // namespace
+
+size_t split_cpu_share(std::span<const SplitItemCost> items, unsigned cpu_threads) {
+    const double threads = std::max(1u, cpu_threads);
+    double cpu_total = 0;
+    size_t k = 0;
+    for (; k < items.size(); ++k) {
+        if (std::max(items[k].cpu_s, (cpu_total + items[k].cpu_s) / threads) >= items[k].gpu_s) break;
+        cpu_total += items[k].cpu_s;
+    }
+    return k;
+}
 
 std::unique_ptr<FwdEngine> make_fwd_split_engine(std::unique_ptr<FwdEngine> gpu, std::unique_ptr<FwdEngine> cpu,
                                                  unsigned cpu_threads, FwdSplitCosts costs) {

@@ -9,7 +9,9 @@
 // only the time.
 #pragma once
 
+#include <cstdint>
 #include <memory>
+#include <span>
 
 #include "core/hmmer/fwd/fwd_engine.hpp"
 
@@ -21,7 +23,21 @@ struct FwdSplitCosts {
     double row_us = 5.5, row_us_per_q = 0.065;
     // CPU: nanoseconds per cell (M x L) on one thread.
     double cell_ns = 2.9;
+
+    double gpu_seconds(uint64_t L, int Q) const { return static_cast<double>(L) * (row_us + row_us_per_q * Q) * 1e-6; }
+    double cpu_seconds(uint64_t L, int M) const { return static_cast<double>(L) * M * cell_ns * 1e-9; }
 };
+
+// Seconds an item (a target, an envelope) takes alone on the GPU and on one
+// CPU thread.
+struct SplitItemCost {
+    double gpu_s = 0, cpu_s = 0;
+};
+
+// How many of `items`, sorted slowest on the GPU first, the CPU takes: the
+// first ones, while its threads, sharing them, still finish before the
+// slowest item left to the GPU.
+size_t split_cpu_share(std::span<const SplitItemCost> items, unsigned cpu_threads);
 
 std::unique_ptr<FwdEngine> make_fwd_split_engine(std::unique_ptr<FwdEngine> gpu, std::unique_ptr<FwdEngine> cpu,
                                                  unsigned cpu_threads, FwdSplitCosts costs = {});

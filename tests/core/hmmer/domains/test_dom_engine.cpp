@@ -19,6 +19,7 @@
 #include "core/base/alphabet.hpp"
 #include "core/hmmer/domains/dom_batch.hpp"
 #include "core/hmmer/domains/dom_engine.hpp"
+#include "core/hmmer/domains/dom_split.hpp"
 #include "core/hmmer/fwd/fwd_profile.hpp"
 #include "core/hmmer/hmm_reader.hpp"
 #include "core/hmmer/profile.hpp"
@@ -204,4 +205,74 @@ TEST_CASE("range errors of the batch kernels come out as hmmsearch meets them, f
             CHECK(r.outcome == (forward ? DomOutcome::forward_range_error : DomOutcome::backward_range_error));
         }
     }
+}
+
+namespace {
+
+// Batch kernels of the reference form that note the rows of every item they get.
+class RowNotingKernels final : public DomBatchKernels {
+public:
+    std::vector<uint64_t> parser_rows, envelope_rows;
+    std::string name() const override { return "noting"; }
+    void parsers(const DomModel& model, std::span<const DomTarget> targets, std::span<DomParserOut> out) override {
+        for (const DomTarget& t : targets) parser_rows.push_back(t.dsq.size());
+        inner_->parsers(model, targets, out);
+    }
+    void envelopes(const DomModel& model, std::span<const DomTarget> targets, std::span<const DomEnvelopeJob> jobs,
+                   std::span<DomEnvelopeOut> out) override {
+        for (const DomEnvelopeJob& z : jobs) envelope_rows.push_back(static_cast<uint64_t>(z.j - z.i + 1));
+        inner_->envelopes(model, targets, jobs, out);
+    }
+
+private:
+    std::unique_ptr<DomBatchKernels> inner_ = make_dom_cpu_batch_kernels("reference", dom_reference_kernels(), 1);
+};
+
+}  // namespace
+
+TEST_CASE("split batch kernels: the CPU side takes the longest items, and the results are the reference's") {
+    const uint64_t s = seed();
+    rng().seed(s);
+    // A GPU that costs 1 us a row and a CPU thread that costs half that for
+    // a whole row: the CPU takes the longest items until its share (over
+    // `threads`) would outlast the longest one left to the GPU.
+    for (const Search& search : searches(12))
+        for (unsigned threads : {1u, 3u}) {
+            CAPTURE(search.hmm->name);
+            CAPTURE(threads);
+            FwdSplitCosts costs;
+            costs.row_us = 1.0;
+            costs.row_us_per_q = 0.0;
+            costs.cell_ns = 500.0 / search.hmm->M;
+            auto gpu = std::make_unique<RowNotingKernels>();
+            auto cpu = std::make_unique<RowNotingKernels>();
+            RowNotingKernels *g = gpu.get(), *c = cpu.get();
+            const auto engine = make_dom_staged_engine(
+                "split", dom_reference_kernels(), make_dom_split_batch_kernels(std::move(gpu), std::move(cpu), threads, costs),
+                2, kDomBatchResidues);
+            const std::vector<DomResult> got = search.run(*engine);
+            for (size_t j = 0; j < got.size(); ++j) check_same(search.want[j], got[j]);
+            REQUIRE(!c->parser_rows.empty());
+            CHECK(!g->parser_rows.empty());
+            // Every item the CPU took is at least as long as every one the GPU took.
+            const auto check_longest = [](const std::vector<uint64_t>& cpu_rows, const std::vector<uint64_t>& gpu_rows) {
+                if (cpu_rows.empty() || gpu_rows.empty()) return;
+                CHECK(*std::min_element(cpu_rows.begin(), cpu_rows.end()) >=
+                      *std::max_element(gpu_rows.begin(), gpu_rows.end()));
+            };
+            check_longest(c->parser_rows, g->parser_rows);
+            check_longest(c->envelope_rows, g->envelope_rows);
+            // With one thread at half the GPU's cost the CPU takes only the
+            // longest target (the batch is one call).
+            if (threads == 1) CHECK(c->parser_rows.size() == 1);
+        }
+}
+
+TEST_CASE("the split rule: the CPU takes the slowest GPU items while its threads finish first") {
+    const std::vector<SplitItemCost> items{{10, 4}, {8, 4}, {6, 4}, {5, 4}, {1, 4}};
+    CHECK(split_cpu_share(items, 1) == 1);   // 4 < 10; then 8 >= 8
+    CHECK(split_cpu_share(items, 2) == 2);   // then 12/2 = 6 >= 6
+    CHECK(split_cpu_share(items, 4) == 4);   // 16/4 = 4 < 5; the last is faster on the GPU than alone on a thread
+    CHECK(split_cpu_share(items, 100) == 4);
+    CHECK(split_cpu_share({}, 4) == 0);
 }
