@@ -55,9 +55,9 @@ private:
 uint32_t easel_mix3(uint32_t a, uint32_t b, uint32_t c) noexcept;
 
 // A float below the smallest normal in magnitude becomes a zero of its sign
-// (as 0 * v does), without a branch: the exponent field is 0 exactly for
-// zeros and subnormals. Zeros are common in easel_fnorm's compensation, so
-// comparisons there branch unpredictably.
+// (as 0 * v does), decided by its exponent field (0 exactly for zeros and
+// subnormals) rather than by comparisons, which a zero passes: easel_fnorm's
+// compensation is often, not always, 0, and such branches mispredict.
 inline float easel_flush(float v) noexcept {
     const auto b = std::bit_cast<uint32_t>(v);
     return std::bit_cast<float>(b & ((b & 0x7f800000u) != 0 ? 0xffffffffu : 0x80000000u));
@@ -69,18 +69,25 @@ inline float easel_flush(float v) noexcept {
 // as in hmmsearch, which runs with the SSE flush-to-zero bit set.
 void easel_fnorm(std::span<float> p, bool flush_to_zero) noexcept;
 
-// easel_fnorm(p, true) on two values, bit for bit: once the first value is
-// finite, Kahan's compensation after it is exactly 0, so the sum is one
-// flushed addition (docs/hmmer-filters.md §16.3).
-inline void easel_fnorm_pair(std::array<float, 2>& p) noexcept {
+// easel_fnorm(p, true) on a fixed-size vector, bit for bit: inlined, and
+// once the first value is finite the compensation after it is exactly 0
+// (docs/hmmer-filters.md §16.3).
+template <size_t N>
+inline void easel_fnorm_fixed(std::array<float, N>& p) noexcept {
     const auto f = easel_flush;
     if (!std::isfinite(p[0])) return easel_fnorm(p, true);  // the general form
-    const float sum = f(f(p[0]) + f(p[1]));
+    float sum = f(0.0f + f(p[0])), comp = 0.0f;
+    for (size_t i = 1; i < N; ++i) {
+        const float y = f(p[i] - comp);
+        const float t = f(sum + y);
+        comp = f(f(t - sum) - y);
+        sum = t;
+    }
     if (sum != 0.0f) {
-        p[0] = f(p[0] / sum);
-        p[1] = f(p[1] / sum);
+        for (float& v : p) v = f(v / sum);
     } else {
-        p[0] = p[1] = 0.5f;  // 1/2 in double, rounded to float
+        const auto u = static_cast<float>(1.0 / static_cast<double>(static_cast<float>(N)));
+        for (float& v : p) v = u;
     }
 }
 

@@ -126,8 +126,7 @@ private:
     // Normalize and Choose in their fixed-size forms (§16.3, equal to the bit).
     template <size_t N>
     int choose(std::array<float, N>& path) {
-        if constexpr (N == 2) easel_fnorm_pair(path);
-        else easel_fnorm(path, true);
+        easel_fnorm_fixed(path);
         return easel_fchoose_fixed(rng_, path);
     }
 

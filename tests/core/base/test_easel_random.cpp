@@ -140,7 +140,7 @@ TEST_CASE("easel_fnorm divides by the sum, is uniform on a zero vector, flushes 
     CHECK(tiny_ftz[0] == 0.0f);
 }
 
-TEST_CASE("easel_flush is a flush to zero; easel_fnorm_pair equals easel_fnorm with flushing, bit for bit") {
+TEST_CASE("easel_flush is a flush to zero; easel_fnorm_fixed equals easel_fnorm with flushing, bit for bit") {
     warpdp::test::seed();
     const float inf = std::numeric_limits<float>::infinity(), nan = std::numeric_limits<float>::quiet_NaN();
     const float specials[] = {0.0f, -0.0f, 1.0f, 3.0f, 1.0e-39f, -1.0e-39f, 1.0e-45f, 1.17549435e-38f, 2.0e-38f,
@@ -160,13 +160,19 @@ TEST_CASE("easel_flush is a flush to zero; easel_fnorm_pair equals easel_fnorm w
     }
     for (float a : vals)
         for (float b : vals) {
-            std::array<float, 2> want = {a, b}, got = {a, b};
-            easel_fnorm(want, true);
-            easel_fnorm_pair(got);
             CAPTURE(a);
             CAPTURE(b);
+            std::array<float, 2> want = {a, b}, got = {a, b};
+            easel_fnorm(want, true);
+            easel_fnorm_fixed(got);
             CHECK(same(got[0], want[0]));
             CHECK(same(got[1], want[1]));
+            std::array<float, 4> want4 = {a, b, vals[static_cast<size_t>(warpdp::test::uniform(0, 20))],
+                                          vals[static_cast<size_t>(warpdp::test::uniform(0, 213))]};
+            std::array<float, 4> got4 = want4;
+            easel_fnorm(want4, true);
+            easel_fnorm_fixed(got4);
+            for (size_t z = 0; z < 4; ++z) CHECK(same(got4[z], want4[z]));
         }
 }
 
