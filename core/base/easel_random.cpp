@@ -87,10 +87,10 @@ uint32_t EaselRandom::next_u32() noexcept {
     return x;
 }
 
-void easel_fnorm(std::span<float> p, bool flush_to_zero) noexcept {
-    auto f = [flush_to_zero](float v) {
-        return flush_to_zero && v < 1.17549435e-38f && v > -1.17549435e-38f ? 0.0f * v : v;
-    };
+namespace {
+
+template <typename Flush>
+void fnorm(std::span<float> p, Flush f) noexcept {
     float sum = 0.0f, comp = 0.0f;
     for (float v : p) {
         const float y = f(v - comp);
@@ -106,6 +106,13 @@ void easel_fnorm(std::span<float> p, bool flush_to_zero) noexcept {
     }
 }
 
+}  // namespace
+
+void easel_fnorm(std::span<float> p, bool flush_to_zero) noexcept {
+    if (flush_to_zero) fnorm(p, easel_flush);
+    else fnorm(p, [](float v) { return v; });
+}
+
 int easel_fchoose(EaselRandom& rng, std::span<const float> p) {
     const double roll = rng.uniform();
     double norm = 0.0;
@@ -115,6 +122,10 @@ int easel_fchoose(EaselRandom& rng, std::span<const float> p) {
         sum += static_cast<double>(p[i]);
         if (roll < sum / norm) return static_cast<int>(i);
     }
+    easel_fchoose_failed();
+}
+
+void easel_fchoose_failed() {
     throw InternalError("easel_fchoose: no choice over a vector that does not sum to a positive number");
 }
 

@@ -6,6 +6,8 @@
 #pragma once
 
 #include <array>
+#include <bit>
+#include <cmath>
 #include <cstdint>
 #include <span>
 
@@ -52,15 +54,68 @@ private:
 // seed of the fast kind and makes the arbitrary seed.
 uint32_t easel_mix3(uint32_t a, uint32_t b, uint32_t c) noexcept;
 
+// A float below the smallest normal in magnitude becomes a zero of its sign
+// (as 0 * v does), decided by its exponent field (0 exactly for zeros and
+// subnormals) rather than by comparisons, which a zero passes: easel_fnorm's
+// compensation is often, not always, 0, and such branches mispredict.
+inline float easel_flush(float v) noexcept {
+    const auto b = std::bit_cast<uint32_t>(v);
+    return std::bit_cast<float>(b & ((b & 0x7f800000u) != 0 ? 0xffffffffu : 0x80000000u));
+}
+
 // esl_vec_FNorm: divides by the Kahan-compensated float sum, or makes the
 // vector uniform (1/n, computed in double) when the sum is 0. With
 // flush_to_zero, every float result below the smallest normal becomes 0,
 // as in hmmsearch, which runs with the SSE flush-to-zero bit set.
 void easel_fnorm(std::span<float> p, bool flush_to_zero) noexcept;
 
+// easel_fnorm(p, true) on a fixed-size vector, bit for bit: inlined, and
+// once the first value is finite the compensation after it is exactly 0
+// (docs/hmmer-filters.md §16.3).
+template <size_t N>
+inline void easel_fnorm_fixed(std::array<float, N>& p) noexcept {
+    const auto f = easel_flush;
+    if (!std::isfinite(p[0])) return easel_fnorm(p, true);  // the general form
+    float sum = f(0.0f + f(p[0])), comp = 0.0f;
+    for (size_t i = 1; i < N; ++i) {
+        const float y = f(p[i] - comp);
+        const float t = f(sum + y);
+        comp = f(f(t - sum) - y);
+        sum = t;
+    }
+    if (sum != 0.0f) {
+        for (float& v : p) v = f(v / sum);
+    } else {
+        const auto u = static_cast<float>(1.0 / static_cast<double>(static_cast<float>(N)));
+        for (float& v : p) v = u;
+    }
+}
+
 // esl_rnd_FChoose: one draw, then the first index whose running double sum
 // over the double total exceeds it. InternalError when no index does (a
 // NaN in p), where Easel aborts.
 int easel_fchoose(EaselRandom& rng, std::span<const float> p);
+
+// easel_fchoose's InternalError.
+[[noreturn]] void easel_fchoose_failed();
+
+// easel_fchoose on a fixed-size vector: the same draw, sums and tests, all
+// made, and the first index that passes picked without a branch (the draw
+// is random, so the plain loop's exit is often mispredicted).
+template <size_t N>
+int easel_fchoose_fixed(EaselRandom& rng, const std::array<float, N>& p) {
+    const double roll = rng.uniform();
+    double norm = 0.0;
+    for (float v : p) norm += static_cast<double>(v);
+    double sum = 0.0;
+    int pick = static_cast<int>(N);
+    for (size_t i = 0; i < N; ++i) {
+        sum += static_cast<double>(p[i]);
+        const bool first = pick == static_cast<int>(N) && roll < sum / norm;
+        pick = first ? static_cast<int>(i) : pick;
+    }
+    if (pick == static_cast<int>(N)) easel_fchoose_failed();
+    return pick;
+}
 
 }  // namespace warpdp

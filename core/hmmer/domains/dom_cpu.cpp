@@ -1,5 +1,5 @@
-// Vector forms of Forward, Backward and decoding (docs/hmmer-filters.md
-// §16.2): the scalar references' steps with Lanes as GCC vectors. On x86-64
+// Vector forms of Forward, Backward, decoding and null2 by trace
+// (docs/hmmer-filters.md §16.2): the scalar references' steps with Lanes as GCC vectors. On x86-64
 // the FPU's FTZ bit flushes denormal results as hmmsearch's does; elsewhere
 // each result is flushed by hand.
 #include "core/hmmer/domains/dom_cpu.hpp"
@@ -11,6 +11,7 @@
 
 #include "core/base/errors.hpp"
 #include "core/base/flush_to_zero.hpp"
+#include "core/hmmer/domains/dom_null2.hpp"
 
 namespace warpdp {
 namespace {
@@ -405,6 +406,87 @@ float dom_optimal_accuracy_cpu(const FwdProfile& fp, const DomSpecialOdds& xo, c
         ox.x(i, kDomXB) = t1 > t2 ? t1 : t2;
     }
     return ox.x(L, kDomXC);
+}
+
+void dom_null2_by_trace_cpu(const FwdProfile& p, const Alphabet& abc, const DomTrace& tr, int zstart, int zend,
+                            std::vector<float>& null2, std::vector<float>& usage) {
+    const int Q = p.Q, K = abc.K();
+    // Match-slot counts per striped position, and the span [qlo, qhi] of
+    // positions with any count; zero counts outside it add exact zeros
+    // (§16.2, null2 by trace).
+    usage.assign(static_cast<size_t>(Q) * kFwdLanes, 0.0f);
+    float n = 0.0f, c = 0.0f, j = 0.0f;
+    int64_t Ld = 0;
+    int qlo = Q, qhi = -1, kprev = 0, q = 0, r = 0;
+    {
+        const FlushToZero ftz;
+        for (int z = zstart; z <= zend; ++z) {
+            const DomTraceStep& s = tr.steps[static_cast<size_t>(z)];
+            if (s.i == 0) continue;
+            ++Ld;
+            if (s.k > 0) {
+                if (s.k != kprev) {  // the next node without a division
+                    if (kprev > 0 && s.k == kprev + 1) {
+                        if (++q == Q) q = 0, ++r;
+                    } else {
+                        r = (s.k - 1) / Q, q = s.k - 1 - r * Q;
+                    }
+                    kprev = s.k;
+                    qlo = std::min(qlo, q), qhi = std::max(qhi, q);
+                }
+                float& u = usage[static_cast<size_t>(q) * kFwdLanes + static_cast<size_t>(r)];
+                u = fl(u + 1.0f);
+            } else if (s.st == kStN) {
+                n = fl(n + 1.0f);
+            } else if (s.st == kStC) {
+                c = fl(c + 1.0f);
+            } else if (s.st == kStJ) {
+                j = fl(j + 1.0f);
+            }
+        }
+    }
+    if (Ld == 0) {  // 1/0 makes every zero count NaN: left to the plain form
+        null2 = dom_null2_by_trace(p, abc, tr, zstart, zend);
+        return;
+    }
+    null2.resize(static_cast<size_t>(abc.Kp()));
+    {
+        const FlushToZero ftz;
+        const float norm = recip_dbl(static_cast<float>(Ld));
+        const v4 nv = splat(norm);
+        float* u = usage.data();
+        for (int y = qlo; y <= qhi; ++y) {
+            float* uy = u + static_cast<size_t>(y) * kFwdLanes;
+            st(uy, fl(ld(uy) * nv));
+        }
+        const float xfactor = fl(fl(fl(n * norm) + fl(c * norm)) + fl(j * norm));
+        const size_t xstride = static_cast<size_t>(Q) * kFwdLanes;
+        // Four residues at a time: independent sums, each in position order.
+        int x = 0;
+        for (; x + 4 <= K; x += 4) {
+            const float* e = p.e(x, 0);
+            v4 s0{}, s1{}, s2{}, s3{};
+            for (int y = qlo; y <= qhi; ++y) {
+                const v4 m = ld(u + static_cast<size_t>(y) * kFwdLanes);
+                const float* ey = e + static_cast<size_t>(y) * kFwdLanes;
+                s0 = fl(s0 + fl(m * ld(ey)));
+                s1 = fl(s1 + fl(m * ld(ey + xstride)));
+                s2 = fl(s2 + fl(m * ld(ey + 2 * xstride)));
+                s3 = fl(s3 + fl(m * ld(ey + 3 * xstride)));
+            }
+            null2[static_cast<size_t>(x)] = fl(hsum(s0) + xfactor);
+            null2[static_cast<size_t>(x) + 1] = fl(hsum(s1) + xfactor);
+            null2[static_cast<size_t>(x) + 2] = fl(hsum(s2) + xfactor);
+            null2[static_cast<size_t>(x) + 3] = fl(hsum(s3) + xfactor);
+        }
+        for (; x < K; ++x) {
+            v4 s0{};
+            for (int y = qlo; y <= qhi; ++y)
+                s0 = fl(s0 + fl(ld(u + static_cast<size_t>(y) * kFwdLanes) * ld(p.e(x, y))));
+            null2[static_cast<size_t>(x)] = fl(hsum(s0) + xfactor);
+        }
+    }
+    dom_null2_non_canonical(abc, null2);
 }
 
 }  // namespace warpdp

@@ -9,10 +9,14 @@
 
 #include <cstdint>
 #include <span>
+#include <vector>
+
+#include "core/base/alphabet.hpp"
 
 #include "core/hmmer/domains/dom_decoding.hpp"
 #include "core/hmmer/domains/dom_matrix.hpp"
 #include "core/hmmer/domains/dom_specials.hpp"
+#include "core/hmmer/domains/dom_trace.hpp"
 #include "core/hmmer/fwd/fwd_profile.hpp"
 
 namespace warpdp {
@@ -25,5 +29,11 @@ DomDecodeStatus dom_decoding_cpu(const DomSpecialOdds& odds, const DomMatrix& fw
                                  DomMatrix& pp);
 // dom_optacc.hpp's fill, whole vectors for its lanes (equal to the bit).
 float dom_optimal_accuracy_cpu(const FwdProfile& fp, const DomSpecialOdds& xo, const DomMatrix& pp, DomMatrix& ox);
+// dom_null2_by_trace into null2 (Kp values), equal to the bit: only the
+// striped positions the domain visits, four residues at a time, with no
+// insert slots (a trace counts none, §16.2). usage is scratch kept between
+// calls. The emission odds must be finite, as build_fwd_profile makes them.
+void dom_null2_by_trace_cpu(const FwdProfile& p, const Alphabet& abc, const DomTrace& tr, int zstart, int zend,
+                            std::vector<float>& null2, std::vector<float>& usage);
 
 }  // namespace warpdp

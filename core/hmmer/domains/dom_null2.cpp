@@ -33,8 +33,8 @@ std::vector<float> null2_odds(const FwdProfile& p, const Alphabet& abc, Usage& u
     u.j = mul(u.j, norm);
     const float xfactor = add(add(u.n, u.c), u.j);
 
-    const int K = abc.K(), Kp = abc.Kp();
-    std::vector<float> null2(static_cast<size_t>(Kp), 0.0f);
+    const int K = abc.K();
+    std::vector<float> null2(static_cast<size_t>(abc.Kp()), 0.0f);
     for (int x = 0; x < K; ++x) {
         Lanes sv{};
         for (int q = 0; q < p.Q; ++q) {
@@ -43,6 +43,14 @@ std::vector<float> null2_odds(const FwdProfile& p, const Alphabet& abc, Usage& u
         }
         null2[static_cast<size_t>(x)] = add(hsum(sv), xfactor);
     }
+    dom_null2_non_canonical(abc, null2);
+    return null2;
+}
+
+}  // namespace
+
+void dom_null2_non_canonical(const Alphabet& abc, std::span<float> null2) {
+    const int K = abc.K(), Kp = abc.Kp();
     // Degenerate codes: Easel's mean of the members' odds, summed in code order.
     for (int x = K + 1; x <= Kp - 3; ++x) {
         float sum = 0.0f;
@@ -57,10 +65,7 @@ std::vector<float> null2_odds(const FwdProfile& p, const Alphabet& abc, Usage& u
     null2[static_cast<size_t>(K)] = 1.0f;       // gap
     null2[static_cast<size_t>(Kp - 2)] = 1.0f;  // '*'
     null2[static_cast<size_t>(Kp - 1)] = 1.0f;  // '~'
-    return null2;
 }
-
-}  // namespace
 
 std::vector<float> dom_null2_by_expectation(const FwdProfile& p, const Alphabet& abc, const DomMatrix& pp) {
     const uint64_t Ld = pp.L();

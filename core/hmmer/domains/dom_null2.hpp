@@ -5,6 +5,7 @@
 // domain is the sum of log null2 over its residues.
 #pragma once
 
+#include <span>
 #include <vector>
 
 #include "core/base/alphabet.hpp"
@@ -25,5 +26,10 @@ std::vector<float> dom_null2_by_expectation(const FwdProfile& p, const Alphabet&
 // in HMMER, an insert at node k is counted as a use of match state k.
 std::vector<float> dom_null2_by_trace(const FwdProfile& p, const Alphabet& abc, const DomTrace& tr, int zstart,
                                       int zend);
+
+// The codes after the K canonical ones, from null2[0..K-1]: each
+// degenerate code the float mean of its members' values (in code order),
+// gap, '*' and '~' 1. null2 holds Kp values.
+void dom_null2_non_canonical(const Alphabet& abc, std::span<float> null2);
 
 }  // namespace warpdp

@@ -44,7 +44,8 @@ bool plan_region(const DomKernels& k, const DomModel& model, const DomTarget& ta
     const auto on_trace = [&](const DomTrace& tr) {
         int64_t pos = 1;
         for (const DomTraceDomain& d : tr.domains) {
-            const std::vector<float> null2 = dom_null2_by_trace(om, Alphabet::amino(), tr, d.tfrom, d.tto);
+            k.null2_by_trace(om, Alphabet::amino(), tr, d.tfrom, d.tto, ws.null2, ws.null2_scratch);
+            const std::vector<float>& null2 = ws.null2;
             for (; pos <= d.sqfrom; ++pos) n2sc[static_cast<size_t>(i + pos - 1)] += 1.0f;
             for (; pos <= d.sqto; ++pos)
                 n2sc[static_cast<size_t>(i + pos - 1)] += null2[target.dsq[static_cast<size_t>(i + pos - 2)]];

@@ -76,6 +76,7 @@ struct DomPlanWorkspace {
     DomOccupancy occupancy;
     DomEnsemble ensemble;
     EaselRandom rng;
+    std::vector<float> null2, null2_scratch;  // null2 by trace of one sampled domain
 };
 
 // One thread's scratch for stage A or C on the CPU.

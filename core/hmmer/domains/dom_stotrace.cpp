@@ -123,10 +123,11 @@ private:
         return r > 0 ? prof_.t(Q_ - 1, s)[r - 1] : 0.0f;
     }
 
+    // Normalize and Choose in their fixed-size forms (§16.3, equal to the bit).
     template <size_t N>
     int choose(std::array<float, N>& path) {
-        easel_fnorm(path, true);
-        return easel_fchoose(rng_, path);
+        easel_fnorm_fixed(path);
+        return easel_fchoose_fixed(rng_, path);
     }
 
     EaselRandom& rng_;

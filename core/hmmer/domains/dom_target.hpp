@@ -7,13 +7,16 @@
 #include <cstdint>
 #include <span>
 #include <string_view>
+#include <vector>
 
 #include "core/hmmer/domains/dom_decoding.hpp"
 #include "core/hmmer/domains/dom_matrix.hpp"
 #include "core/hmmer/domains/dom_specials.hpp"
+#include "core/hmmer/domains/dom_trace.hpp"
 
 namespace warpdp {
 
+class Alphabet;
 struct Hmm;
 struct FwdProfile;
 
@@ -41,6 +44,10 @@ struct DomKernels {
                       DomMatrix&, bool);
     DomDecodeStatus (*decoding)(const DomSpecialOdds&, const DomMatrix&, const DomMatrix&, DomMatrix&);
     float (*optimal_accuracy)(const FwdProfile&, const DomSpecialOdds&, const DomMatrix&, DomMatrix&);
+    // null2 by trace of steps zstart..zend into null2; the last vector is
+    // scratch the kernel may keep between calls.
+    void (*null2_by_trace)(const FwdProfile&, const Alphabet&, const DomTrace&, int zstart, int zend,
+                           std::vector<float>& null2, std::vector<float>& scratch);
 };
 DomKernels dom_reference_kernels();
 DomKernels dom_vector_kernels();

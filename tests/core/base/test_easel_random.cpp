@@ -7,12 +7,16 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cmath>
+#include <cstdint>
+#include <limits>
 #include <random>
 #include <vector>
 
 #include "core/base/easel_random.hpp"
 #include "core/base/errors.hpp"
+#include "test_support.hpp"
 
 using namespace warpdp;
 
@@ -134,6 +138,84 @@ TEST_CASE("easel_fnorm divides by the sum, is uniform on a zero vector, flushes 
     CHECK(tiny[0] > 0.0f);
     CHECK(std::fpclassify(tiny[0]) == FP_SUBNORMAL);
     CHECK(tiny_ftz[0] == 0.0f);
+}
+
+TEST_CASE("easel_flush is a flush to zero; easel_fnorm_fixed equals easel_fnorm with flushing, bit for bit") {
+    warpdp::test::seed();
+    const float inf = std::numeric_limits<float>::infinity(), nan = std::numeric_limits<float>::quiet_NaN();
+    const float specials[] = {0.0f, -0.0f, 1.0f, 3.0f, 1.0e-39f, -1.0e-39f, 1.0e-45f, 1.17549435e-38f, 2.0e-38f,
+                              3.0e38f, -2.5f, inf, -inf, nan};
+    std::vector<float> vals(std::begin(specials), std::end(specials));
+    for (int n = 0; n < 200; ++n) {
+        const int e = warpdp::test::uniform(-149, 127);
+        const float v = std::ldexp(static_cast<float>(warpdp::test::uniform(1, 1 << 24)) / static_cast<float>(1 << 24), e);
+        vals.push_back(n % 4 == 0 ? -v : v);
+    }
+    auto same = [](float a, float b) {
+        return std::bit_cast<uint32_t>(a) == std::bit_cast<uint32_t>(b) || (std::isnan(a) && std::isnan(b));
+    };
+    for (float v : vals) {
+        CAPTURE(v);
+        CHECK(same(easel_flush(v), v < 1.17549435e-38f && v > -1.17549435e-38f ? 0.0f * v : v));
+    }
+    for (float a : vals)
+        for (float b : vals) {
+            CAPTURE(a);
+            CAPTURE(b);
+            std::array<float, 2> want = {a, b}, got = {a, b};
+            easel_fnorm(want, true);
+            easel_fnorm_fixed(got);
+            CHECK(same(got[0], want[0]));
+            CHECK(same(got[1], want[1]));
+            std::array<float, 4> want4 = {a, b, vals[static_cast<size_t>(warpdp::test::uniform(0, 20))],
+                                          vals[static_cast<size_t>(warpdp::test::uniform(0, 213))]};
+            std::array<float, 4> got4 = want4;
+            easel_fnorm(want4, true);
+            easel_fnorm_fixed(got4);
+            for (size_t z = 0; z < 4; ++z) CHECK(same(got4[z], want4[z]));
+        }
+}
+
+namespace {
+
+// easel_fchoose_fixed against easel_fchoose: the same index, or both
+// refusing, and the generators still in step.
+template <size_t N>
+void check_fchoose_fixed(const std::array<float, N>& p, uint32_t seed) {
+    EaselRandom a(EaselRandom::Kind::fast, seed), b(EaselRandom::Kind::fast, seed);
+    int want = -1, got = -1;
+    try {
+        want = easel_fchoose(a, p);
+    } catch (const warpdp::InternalError&) {
+        want = -2;
+    }
+    try {
+        got = easel_fchoose_fixed(b, p);
+    } catch (const warpdp::InternalError&) {
+        got = -2;
+    }
+    CHECK(got == want);
+    CHECK(a.next_u32() == b.next_u32());
+}
+
+}  // namespace
+
+TEST_CASE("easel_fchoose_fixed picks as easel_fchoose does") {
+    warpdp::test::seed();
+    const float pool[] = {0.0f, 0.0f, 1.0f, 0.25f, 1.0e-39f, 1.0e-30f, 3.0e38f,
+                          std::numeric_limits<float>::quiet_NaN(), std::numeric_limits<float>::infinity()};
+    auto pick = [&] {
+        const int z = warpdp::test::uniform(0, 11);
+        return z < 9 ? pool[z] : static_cast<float>(warpdp::test::uniform(0, 1000)) / 1000.0f;
+    };
+    for (int n = 0; n < 4000; ++n) {
+        const auto seed = static_cast<uint32_t>(warpdp::test::uniform(0, 1 << 30));
+        check_fchoose_fixed(std::array<float, 2>{pick(), pick()}, seed);
+        check_fchoose_fixed(std::array<float, 4>{pick(), pick(), pick(), pick()}, seed);
+        std::array<float, 4> p = {pick(), pick(), pick(), pick()};
+        easel_fnorm(p, true);  // as the traceback hands them over
+        check_fchoose_fixed(p, seed);
+    }
 }
 
 TEST_CASE("easel_fchoose draws once and returns the first index whose cumulative share exceeds the draw") {

@@ -8,12 +8,16 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <limits>
 #include <vector>
 
 #include "core/hmmer/domains/dom_cpu.hpp"
 #include "core/hmmer/domains/dom_decoding.hpp"
 #include "core/hmmer/domains/dom_fwdback.hpp"
+#include "core/hmmer/domains/dom_null2.hpp"
 #include "core/hmmer/domains/dom_optacc.hpp"
+#include "core/hmmer/domains/dom_stotrace.hpp"
+#include "core/base/easel_random.hpp"
 #include "core/hmmer/profile.hpp"
 #include "dom_test_support.hpp"
 #include "fwd_test_support.hpp"
@@ -146,4 +150,77 @@ TEST_CASE("the vector optimal-accuracy fill equals the scalar one bit for bit") 
         }
     }
     MESSAGE(compared << " posterior matrices compared");
+}
+
+namespace {
+
+// The vector null2 by trace against the plain one on steps zstart..zend,
+// through buffers kept across calls (stale contents must not show).
+void check_same_null2(const FwdProfile& fp, const DomTrace& tr, int zstart, int zend, std::vector<float>& null2,
+                      std::vector<float>& scratch) {
+    const Alphabet& amino = Alphabet::amino();
+    const std::vector<float> want = dom_null2_by_trace(fp, amino, tr, zstart, zend);
+    dom_null2_by_trace_cpu(fp, amino, tr, zstart, zend, null2, scratch);
+    REQUIRE(null2.size() == want.size());
+    for (size_t x = 0; x < want.size(); ++x) {
+        CAPTURE(x);
+        CHECK(same_score(null2[x], want[x]));
+    }
+}
+
+// Steps in any order: random states, nodes 1..M, emitting or not.
+DomTrace random_steps(int M, int n) {
+    static constexpr DomState states[] = {kStM, kStI, kStD, kStN, kStC, kStJ, kStB, kStE, kStS, kStT};
+    DomTrace tr;
+    tr.M = M;
+    for (int z = 0; z < n; ++z) {
+        const DomState st = states[uniform(0, 9)];
+        const bool node = st == kStM || st == kStI || st == kStD;
+        tr.steps.push_back({st, node ? uniform(1, M) : 0, uniform(0, 2) == 0 ? 0 : uniform(1, 1000), 0.0f});
+    }
+    return tr;
+}
+
+}  // namespace
+
+TEST_CASE("the vector null2 by trace equals the plain one bit for bit") {
+    seed();
+    std::vector<float> null2(40, std::numeric_limits<float>::quiet_NaN()), scratch(1000, 7.0f);
+    int compared = 0;
+    for (int M : {1, 2, 3, 4, 5, 8, 9, 13, 57, 99, 100, 101, 180}) {
+        CAPTURE(M);
+        const Hmm h = random_vit_hmm(M, frand(1.0f, 40.0f));
+        const FwdProfile fp = build_fwd_profile(build_profile(h));
+        // Sampled traces of homologs and random targets: each domain, the
+        // whole trace, random ranges (some with no residue: NaN both ways).
+        EaselRandom er(EaselRandom::Kind::fast, static_cast<uint32_t>(uniform(1, 1 << 30)));
+        for (const auto& dsq : fwd_targets_for(h, 3, 300)) {
+            CAPTURE(dsq.size());
+            const DomSpecialOdds multi = dom_special_odds(dsq.size(), true);
+            DomMatrix f;
+            if (std::isnan(dom_forward(fp, multi, dsq, f, true))) continue;
+            DomTrace tr;
+            for (int t = 0; t < 4; ++t) {
+                dom_stochastic_trace(er, fp, multi, f, tr);
+                dom_trace_index(tr);
+                const int last = static_cast<int>(tr.steps.size()) - 1;
+                for (const DomTraceDomain& d : tr.domains) check_same_null2(fp, tr, d.tfrom, d.tto, null2, scratch);
+                check_same_null2(fp, tr, 0, last, null2, scratch);
+                check_same_null2(fp, tr, 0, 0, null2, scratch);
+                const int a = uniform(0, last);
+                check_same_null2(fp, tr, a, uniform(a, last), null2, scratch);
+                compared += static_cast<int>(tr.domains.size()) + 3;
+            }
+        }
+        // Steps in no path's order: nodes out of sequence, repeated, jumping.
+        for (int t = 0; t < 20; ++t) {
+            const DomTrace tr = random_steps(M, uniform(1, 3 * M + 5));
+            const int last = static_cast<int>(tr.steps.size()) - 1;
+            const int a = uniform(0, last);
+            check_same_null2(fp, tr, a, uniform(a, last), null2, scratch);
+            check_same_null2(fp, tr, 0, last, null2, scratch);
+            compared += 2;
+        }
+    }
+    MESSAGE(compared << " null2 vectors compared");
 }
