@@ -16,19 +16,22 @@ namespace {
 
 // The Forward/Backward engine's matrices take at most this much of a card,
 // so the optimal-accuracy engine's own matrices and traces find room
-// beside them (§16.10).
+// beside them (§16.10); `share` of it when several instances share the card.
 constexpr uint64_t kMatrixBudgetCap = uint64_t{8} << 30;
 
-uint64_t matrix_budget(int device) {
+uint64_t matrix_budget(int device, double share) {
+    if (!(share > 0 && share <= 1)) throw InternalError("a CUDA batch kernels' share of the card outside (0, 1]");
     for (const GpuInfo& g : list_gpus())
-        if (g.index == device) return std::min(kMatrixBudgetCap, g.memory_bytes / 2);
+        if (g.index == device)
+            return std::max<uint64_t>(
+                1, static_cast<uint64_t>(static_cast<double>(std::min(kMatrixBudgetCap, g.memory_bytes / 2)) * share));
     throw ResourceError("no CUDA device " + std::to_string(device));
 }
 
 class DomCudaBatchKernels final : public DomBatchKernels {
 public:
-    explicit DomCudaBatchKernels(int device)
-        : fb_(make_dom_cuda_engine(device, matrix_budget(device))), oa_(make_dom_oa_cuda_engine(device)) {}
+    DomCudaBatchKernels(int device, double share)
+        : fb_(make_dom_cuda_engine(device, matrix_budget(device, share))), oa_(make_dom_oa_cuda_engine(device)) {}
 
     std::string name() const override { return "cuda:" + std::to_string(fb_->device()); }
     double alignment_seconds() const override { return oa_seconds_; }
@@ -120,8 +123,8 @@ private:
 
 }  // namespace
 
-std::unique_ptr<DomBatchKernels> make_dom_cuda_batch_kernels(int device) {
-    return std::make_unique<DomCudaBatchKernels>(device);
+std::unique_ptr<DomBatchKernels> make_dom_cuda_batch_kernels(int device, double share) {
+    return std::make_unique<DomCudaBatchKernels>(device, share);
 }
 
 }  // namespace warpdp

@@ -13,7 +13,9 @@ namespace warpdp {
 
 // Throws ResourceError in a build without CUDA or where the device cannot
 // be used. A job too large for the device's memory is a ResourceError of
-// the call that holds it.
-std::unique_ptr<DomBatchKernels> make_dom_cuda_batch_kernels(int device);
+// the call that holds it. `share` in (0, 1]: the part of the card's matrix
+// budget this instance takes, so that several instances, each on its own
+// stream, stay within one's (§16.10).
+std::unique_ptr<DomBatchKernels> make_dom_cuda_batch_kernels(int device, double share = 1.0);
 
 }  // namespace warpdp

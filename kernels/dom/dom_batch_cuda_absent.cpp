@@ -4,7 +4,7 @@
 
 namespace warpdp {
 
-std::unique_ptr<DomBatchKernels> make_dom_cuda_batch_kernels(int) {
+std::unique_ptr<DomBatchKernels> make_dom_cuda_batch_kernels(int, double) {
     throw ResourceError("this gpu-hmmsearch was built without CUDA");
 }
 

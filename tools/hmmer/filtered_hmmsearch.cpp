@@ -343,16 +343,17 @@ int Search::run_own_last_stage(const std::vector<Hmm>& hmms) {
     in.start_seconds = t_start_;
     in.stop_check = [this] { watch_.throw_if_stopped(); };
     // (the filters have ended: the search takes the whole thread budget)
-    const auto engine = make_last_stage_engine(kTool, settings_.device, static_cast<unsigned>(threads_->budget()),
-                                               last_stage_cells(in, hmms));
+    const LastStageEngines engines = make_last_stage_engines(
+        kTool, settings_.device, static_cast<unsigned>(threads_->budget()), last_stage_cells(in, hmms));
     const double t_last = seconds_now();
-    const LastStageTexts texts = run_last_stage(in, hmms, *engine);
+    const LastStageTexts texts = run_last_stage(in, hmms, engines);
     if (settings_.times) {
-        const DomStageSeconds s = engine->stage_seconds();
+        // (the stages' seconds are summed over the workers' engines)
+        const DomStageSeconds& s = texts.seconds;
         std::fprintf(stderr,
                      "%s: last stage on %s, %.3f s: parsers %.3f s, planning %.3f s, envelopes %.3f s "
                      "(alignment %.3f s), finish %.3f s\n",
-                     kTool, engine->name().c_str(), seconds_now() - t_last, s.parsers, s.planning, s.envelopes,
+                     kTool, texts.engine.c_str(), seconds_now() - t_last, s.parsers, s.planning, s.envelopes,
                      s.alignment, s.finish);
     }
     filters_->release();

@@ -1,9 +1,14 @@
 #include "tools/hmmer/hmmsearch_last_stage.hpp"
 
+#include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
+#include <mutex>
 #include <optional>
+#include <system_error>
+#include <thread>
 
 #include <sys/resource.h>
 
@@ -118,31 +123,103 @@ void refuse_models_without_consensus(const std::vector<Hmm>& models) {
             throw LastStageStop("model " + h.name + " has no consensus line, where hmmsearch 3.3.2 aborts the search");
 }
 
-LastStageTexts run_last_stage(const LastStageInput& in, const std::vector<Hmm>& models, DomEngine& engine) {
+namespace {
+
+// One model's pieces of the five texts.
+struct ModelTexts {
+    std::string main, tbl, dom, ali, pfam;
+};
+
+ModelTexts model_texts(const LastStageInput& in, const Hmm& hmm, const nlohmann::json& m, size_t i,
+                       DomEngine& engine) {
+    PipelineStats stats;
+    stats.nnodes = hmm.M;
+    stats.nseqs = static_cast<int64_t>(count(in.filters, "Z"));
+    stats.nres = static_cast<int64_t>(count(in.filters, "residues"));
+    stats.n_past_msv = static_cast<int64_t>(count(m, "passed_msv"));
+    stats.n_past_bias = static_cast<int64_t>(count(m, "passed_bias"));
+    stats.n_past_vit = static_cast<int64_t>(count(m, "passed_vit"));
+    stats.n_past_fwd = static_cast<int64_t>(count(m, "passed_fwd"));
+    const QueryReport q = finish_query(hmm, model_hits(in, hmm, i + 1, engine), in.report, stats);
+    ModelTexts t;
+    t.main = main_output_query(q, in.report, times_since(in.start_seconds), in.ali_out);
+    t.tbl = tblout_query(q, i == 0);
+    t.dom = domtblout_query(q, i == 0);
+    t.pfam = pfamtblout_query(q);
+    if (!in.ali_out.empty()) t.ali = stockholm_alignment(q, in.report, in.author);
+    return t;
+}
+
+}  // namespace
+
+// Workers take the models in order from one counter; each model's texts are
+// appended as soon as those of every model before it are (§16.10). After a
+// model fails, no later one starts, and the earlier ones still running
+// finish: the first model that fails is the one the serial search reports.
+LastStageTexts run_last_stage(const LastStageInput& in, const std::vector<Hmm>& models,
+                              const LastStageEngines& engines) {
     const nlohmann::json& per_model = in.filters.at("models");
-    if (per_model.size() != models.size())
+    const size_t n = models.size();
+    if (per_model.size() != n)
         throw InternalError("gpu-viterbi reports " + std::to_string(per_model.size()) + " models, the file holds " +
-                            std::to_string(models.size()));
+                            std::to_string(n));
+    std::vector<std::unique_ptr<DomEngine>> own(std::clamp<size_t>(engines.workers, 1, std::max<size_t>(n, 1)));
+    for (auto& e : own) e = engines.make();
     LastStageTexts out;
     out.main = main_output_header(in.header, in.report);
-    for (size_t i = 0; i < models.size(); ++i) {
-        const Hmm& hmm = models[i];
-        const nlohmann::json& m = per_model[i];
-        PipelineStats stats;
-        stats.nnodes = hmm.M;
-        stats.nseqs = static_cast<int64_t>(count(in.filters, "Z"));
-        stats.nres = static_cast<int64_t>(count(in.filters, "residues"));
-        stats.n_past_msv = static_cast<int64_t>(count(m, "passed_msv"));
-        stats.n_past_bias = static_cast<int64_t>(count(m, "passed_bias"));
-        stats.n_past_vit = static_cast<int64_t>(count(m, "passed_vit"));
-        stats.n_past_fwd = static_cast<int64_t>(count(m, "passed_fwd"));
-        const QueryReport q = finish_query(hmm, model_hits(in, hmm, i + 1, engine), in.report, stats);
-        out.main += main_output_query(q, in.report, times_since(in.start_seconds), in.ali_out);
-        out.tbl += tblout_query(q, i == 0);
-        out.dom += domtblout_query(q, i == 0);
-        out.pfam += pfamtblout_query(q);
-        if (!in.ali_out.empty()) out.ali += stockholm_alignment(q, in.report, in.author);
+
+    std::mutex mu;
+    std::vector<std::optional<ModelTexts>> done(n);  // finished, not yet appended
+    size_t appended = 0;
+    std::atomic<size_t> next{0}, failed{n};
+    std::exception_ptr failure;
+    const auto work = [&](DomEngine& engine) {
+        for (size_t i; (i = next.fetch_add(1)) < failed.load();) {
+            try {
+                ModelTexts t = model_texts(in, models[i], per_model[i], i, engine);
+                const std::lock_guard<std::mutex> lock(mu);
+                done[i] = std::move(t);
+                for (; appended < n && done[appended]; ++appended) {
+                    ModelTexts& d = *done[appended];
+                    out.main += d.main;
+                    out.tbl += d.tbl;
+                    out.dom += d.dom;
+                    out.pfam += d.pfam;
+                    out.ali += d.ali;
+                    done[appended].reset();
+                }
+            } catch (...) {
+                const std::lock_guard<std::mutex> lock(mu);
+                if (i < failed.load()) {
+                    failed.store(i);
+                    failure = std::current_exception();
+                }
+                return;
+            }
+        }
+    };
+    {
+        std::vector<std::jthread> pool;
+        for (size_t w = 1; w < own.size(); ++w) {
+            try {
+                pool.emplace_back(work, std::ref(*own[w]));
+            } catch (const std::system_error&) {
+                break;  // (fewer workers: the same texts)
+            }
+        }
+        work(*own[0]);
+    }  // jthreads join here
+    out.engine = own[0]->name();
+    if (own.size() > 1) out.engine += " x" + std::to_string(own.size());
+    for (const auto& e : own) {
+        const DomStageSeconds s = e->stage_seconds();
+        out.seconds.parsers += s.parsers;
+        out.seconds.planning += s.planning;
+        out.seconds.envelopes += s.envelopes;
+        out.seconds.alignment += s.alignment;
+        out.seconds.finish += s.finish;
     }
+    if (failure) std::rethrow_exception(failure);
     out.main += main_output_end();
     const std::string tail = table_tail(in.tail);
     out.tbl += tail;

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -31,9 +32,21 @@ struct LastStageInput {
     std::function<void()> stop_check;  // called before each batch of targets: throws to stop the run
 };
 
-// The five outputs' texts (those not asked for are left empty).
+// The five outputs' texts (those not asked for are left empty), and the
+// engines' name and stage seconds (for WARPDP_TIMES; with several workers,
+// the seconds are summed over their engines: thread-seconds, not wall).
 struct LastStageTexts {
     std::string main, tbl, dom, ali, pfam;
+    std::string engine;
+    DomStageSeconds seconds;
+};
+
+// The engines of a last stage (docs/hmmer-filters.md §16.10): `workers`
+// models are searched at once, each worker on its own engine from `make`
+// (called on the caller's thread, once a worker, before any model).
+struct LastStageEngines {
+    unsigned workers = 1;
+    std::function<std::unique_ptr<DomEngine>()> make;
 };
 
 // Whether the last stage covers a search's options (hmmsearch's, made
@@ -54,7 +67,11 @@ public:
 // hmmsearch aborts on before it searches it.
 void refuse_models_without_consensus(const std::vector<Hmm>& models);
 
-LastStageTexts run_last_stage(const LastStageInput& in, const std::vector<Hmm>& models, DomEngine& engine);
+// The texts are those of the models searched one after another, in model
+// order, whatever the workers (bar the timing lines of the main output); an
+// error is the one of the first model that fails, as one worker gives it.
+LastStageTexts run_last_stage(const LastStageInput& in, const std::vector<Hmm>& models,
+                              const LastStageEngines& engines);
 
 // The last stage's work, roughly: each model's survivor file in bytes (about
 // its residues) times the model's length, summed. For the device choice.

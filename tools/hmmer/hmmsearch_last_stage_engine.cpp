@@ -1,6 +1,7 @@
 #include "tools/hmmer/hmmsearch_last_stage_engine.hpp"
 
 #include <algorithm>
+#include <atomic>
 
 #include "core/base/errors.hpp"
 #include "core/hmmer/domains/dom_split.hpp"
@@ -12,11 +13,12 @@ namespace warpdp {
 namespace {
 
 // The GPU's batch kernels, with the CPU's taking any call the GPU refuses
-// (a job larger than its memory); the first refusal is told once.
+// (a job larger than its memory); the first refusal of a run is told once.
 class CudaElseCpu final : public DomBatchKernels {
 public:
-    CudaElseCpu(std::string tool, std::unique_ptr<DomBatchKernels> cuda, std::unique_ptr<DomBatchKernels> cpu)
-        : tool_(std::move(tool)), cuda_(std::move(cuda)), cpu_(std::move(cpu)) {}
+    CudaElseCpu(std::string tool, std::unique_ptr<DomBatchKernels> cuda, std::unique_ptr<DomBatchKernels> cpu,
+                std::shared_ptr<std::atomic<bool>> told)
+        : tool_(std::move(tool)), cuda_(std::move(cuda)), cpu_(std::move(cpu)), told_(std::move(told)) {}
     std::string name() const override { return cuda_->name(); }
     double alignment_seconds() const override { return cuda_->alignment_seconds(); }
     void parsers(const DomModel& model, std::span<const DomTarget> targets, std::span<DomParserOut> out) override {
@@ -39,41 +41,66 @@ public:
 
 private:
     void refused(const ResourceError& e) {
-        if (!told_) warn(tool_, std::string(e.what()) + ": the CPU takes what the GPU cannot hold");
-        told_ = true;
+        if (!told_->exchange(true)) warn(tool_, std::string(e.what()) + ": the CPU takes what the GPU cannot hold");
     }
     std::string tool_;
     std::unique_ptr<DomBatchKernels> cuda_, cpu_;
-    bool told_ = false;
+    std::shared_ptr<std::atomic<bool>> told_;  // (one for all the workers' kernels)
 };
 
 }  // namespace
 
-std::unique_ptr<DomEngine> make_last_stage_engine(const std::string& tool, const std::string& device,
-                                                  unsigned threads, double cells) {
+LastStageEngines make_last_stage_engines(const std::string& tool, const std::string& device, unsigned threads,
+                                         double cells) {
     const bool auto_device = device == "auto";
     const DeviceChoice choice = resolve_device(device);
     const double cpu_seconds = cells / (kLastStageCpuCellsPerSecond * std::max(1u, threads));
+    const auto cpu_engine = [threads] { return make_dom_cpu_engine(threads); };
     if (!choice.cuda || (auto_device && (!kAutoTakesGpuLastStage || cpu_seconds < kLastStageGpuFromSeconds)))
-        return make_dom_cpu_engine(threads);
-    std::unique_ptr<DomBatchKernels> cuda;
+        return {1, cpu_engine};
+    // Several models at once, each worker on its own stream, buffers, 1/K of
+    // the matrix budget and of the host threads (§16.10).
+    const unsigned workers = kLastStageCudaWorkers;
+    const unsigned host = std::max(1u, threads / workers);
+    const int gpu = choice.gpus.front();
+    const double share = 1.0 / workers;
+    // (the first worker's kernels are made here: a start that fails under
+    // auto gives the CPU engine, as it did before the workers)
+    std::unique_ptr<DomBatchKernels> first;
     try {
-        cuda = make_dom_cuda_batch_kernels(choice.gpus.front());
+        first = make_dom_cuda_batch_kernels(gpu, share);
     } catch (const ResourceError& e) {
         if (!auto_device) throw;
         warn(tool, std::string(e.what()) + ": the stages after the filters run on the CPU");
-        return make_dom_cpu_engine(threads);
+        return {1, cpu_engine};
     }
-    if (auto_device)
-        cuda = std::make_unique<CudaElseCpu>(tool, std::move(cuda),
-                                             make_dom_cpu_batch_kernels("cpu-vector4", dom_vector_kernels(), threads));
-    // The longest targets and envelopes, whose serial rows would hold a GPU
-    // call, go to the CPU's threads beside it (docs/hmmer-filters.md §16.10).
-    auto split = make_dom_split_batch_kernels(std::move(cuda),
-                                              make_dom_cpu_batch_kernels("cpu-vector4", dom_vector_kernels(), threads),
-                                              threads);
-    std::string name = split->name();
-    return make_dom_staged_engine(std::move(name), dom_vector_kernels(), std::move(split), threads, uint64_t{1} << 22);
+    auto told = std::make_shared<std::atomic<bool>>(false);
+    auto pending = std::make_shared<std::unique_ptr<DomBatchKernels>>(std::move(first));
+    auto make = [tool, auto_device, host, gpu, share, told, pending]() -> std::unique_ptr<DomEngine> {
+        std::unique_ptr<DomBatchKernels> cuda = std::move(*pending);
+        if (!cuda) {
+            try {
+                cuda = make_dom_cuda_batch_kernels(gpu, share);
+            } catch (const ResourceError& e) {
+                if (!auto_device) throw;
+                if (!told->exchange(true))
+                    warn(tool, std::string(e.what()) + ": a worker of the last stage runs on the CPU");
+                return make_dom_cpu_engine(host);
+            }
+        }
+        if (auto_device)
+            cuda = std::make_unique<CudaElseCpu>(tool, std::move(cuda),
+                                                 make_dom_cpu_batch_kernels("cpu-vector4", dom_vector_kernels(), host),
+                                                 told);
+        // The longest targets and envelopes, whose serial rows would hold a
+        // GPU call, go to the CPU's threads beside it (§16.10).
+        auto split = make_dom_split_batch_kernels(
+            std::move(cuda), make_dom_cpu_batch_kernels("cpu-vector4", dom_vector_kernels(), host), host);
+        std::string name = split->name();
+        return make_dom_staged_engine(std::move(name), dom_vector_kernels(), std::move(split), host,
+                                      uint64_t{1} << 22);
+    };
+    return {workers, std::move(make)};
 }
 
 }  // namespace warpdp

@@ -1,6 +1,8 @@
-// The engine of gpu-hmmsearch's own last stage for its --device
-// (docs/hmmer-filters.md §16.10): the CPU engine, or the staged engine with
-// the CUDA batch kernels. Under --device auto, work that the CPU threads
+// The engines of gpu-hmmsearch's own last stage for its --device
+// (docs/hmmer-filters.md §16.10): the CPU engine (one worker: it is
+// threaded over targets), or kLastStageCudaWorkers staged engines on the
+// CUDA batch kernels, each worker searching its own models on its own
+// stream. Under --device auto, work that the CPU threads
 // would finish in about the time a CUDA start takes stays on the CPU, and a
 // CUDA start that fails, or a call the GPU cannot hold, runs on the CPU
 // with one warning; under --device cuda each is the error. The hits are the
@@ -10,7 +12,7 @@
 #include <memory>
 #include <string>
 
-#include "core/hmmer/domains/dom_engine.hpp"
+#include "tools/hmmer/hmmsearch_last_stage.hpp"
 
 namespace warpdp {
 
@@ -24,8 +26,12 @@ inline constexpr double kLastStageGpuFromSeconds = 0.3;
 // WARPDP_DEVICE=cuda runs it on the GPU.
 inline constexpr bool kAutoTakesGpuLastStage = false;
 
-// `cells`: the work (last_stage_cells).
-std::unique_ptr<DomEngine> make_last_stage_engine(const std::string& tool, const std::string& device,
-                                                  unsigned threads, double cells);
+// Models searched at once on one GPU: one model's survivors leave it
+// mostly idle (§16.10).
+inline constexpr unsigned kLastStageCudaWorkers = 4;
+
+// `cells`: the work (last_stage_cells). The CUDA workers share `threads`.
+LastStageEngines make_last_stage_engines(const std::string& tool, const std::string& device, unsigned threads,
+                                         double cells);
 
 }  // namespace warpdp

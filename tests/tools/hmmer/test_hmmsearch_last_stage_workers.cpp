@@ -1,0 +1,155 @@
+// gpu-hmmsearch's last stage on several workers (docs/hmmer-filters.md
+// §16.10): the texts are the one worker's, whatever the workers, and the
+// error is that of the first model that fails, as one worker gives it.
+#include <doctest/doctest.h>
+
+#include <atomic>
+#include <memory>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "dom_search_test_support.hpp"
+#include "test_support.hpp"
+#include "tools/hmmer/hmmsearch_last_stage.hpp"
+
+using namespace warpdp;
+using namespace warpdp::test;
+
+namespace {
+
+// Models of tutorial3.hmm, repeated under their own names m0, m1, ..., each
+// with the same survivors: targets with homologs of every model.
+struct LastStageCase {
+    TempDir dir;
+    std::vector<Hmm> models;
+    LastStageInput in;
+
+    explicit LastStageCase(size_t nmodels) {
+        const std::vector<Hmm> base =
+            read_all_hmms(std::string(WARPDP_TEST_DATA) + "/../../examples/data/tutorial3.hmm");
+        for (size_t i = 0; i < nmodels; ++i) {
+            models.push_back(base[i % base.size()]);
+            models.back().name = "m" + std::to_string(i);
+        }
+        static const char kAmino[] = "ACDEFGHIKLMNPQRSTVWY";
+        std::string fasta;
+        uint64_t targets = 0, residues = 0;
+        for (int j = 0; j < 24; ++j) {
+            const std::vector<uint8_t> seq = random_target(base[static_cast<size_t>(j) % base.size()]);
+            fasta += ">t" + std::to_string(j) + " target " + std::to_string(j) + "\n";
+            for (uint8_t c : seq) fasta += kAmino[c];
+            fasta += "\n";
+            ++targets;
+            residues += seq.size();
+        }
+        in.filters["Z"] = targets;
+        in.filters["residues"] = residues;
+        in.filters["models"] = nlohmann::json::array();
+        for (size_t i = 0; i < nmodels; ++i) {
+            dir.write(std::to_string(i + 1) + ".fa", fasta);
+            in.filters["models"].push_back(
+                {{"passed_msv", targets}, {"passed_bias", targets}, {"passed_vit", targets}, {"passed_fwd", targets}});
+        }
+        in.survivors_dir = dir.path().string();
+        in.models = "models.hmm";
+        in.header.hmm_file = "models.hmm";
+        in.header.seq_file = "targets.fa";
+        in.header.ali_out = in.ali_out = "ali.sto";
+        in.header.tbl_out = "t.tbl";
+        in.header.dom_out = "d.tbl";
+        in.header.pfam_out = "p.tbl";
+        in.tail.version = "test";
+        in.tail.query_file = "models.hmm";
+        in.tail.target_file = "targets.fa";
+        in.author = "test";
+    }
+};
+
+// The CPU engine, failing on the models named: before its search (fast) or
+// after it (late).
+class FailingEngine final : public DomEngine {
+public:
+    FailingEngine(std::set<std::string> fast, std::set<std::string> late)
+        : inner_(make_dom_cpu_engine(2)), fast_(std::move(fast)), late_(std::move(late)) {}
+    std::string name() const override { return inner_->name(); }
+    void search(const DomModel& model, std::span<const DomTarget> targets, const DomSettings& settings,
+                std::span<DomResult> out) override {
+        if (fast_.contains(model.hmm->name)) throw LastStageStop("fast " + model.hmm->name);
+        inner_->search(model, targets, settings, out);
+        if (late_.contains(model.hmm->name)) throw LastStageStop("late " + model.hmm->name);
+    }
+
+private:
+    std::unique_ptr<DomEngine> inner_;
+    std::set<std::string> fast_, late_;
+};
+
+LastStageEngines cpu_engines(unsigned workers, std::set<std::string> fast = {}, std::set<std::string> late = {}) {
+    return {workers, [fast, late] { return std::make_unique<FailingEngine>(fast, late); }};
+}
+
+// The main output without its timing lines.
+std::string untimed(const std::string& text) {
+    std::istringstream lines(text);
+    std::string out;
+    for (std::string line; std::getline(lines, line);)
+        if (!line.starts_with("# CPU time:") && !line.starts_with("# Mc/sec:")) out += line + "\n";
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("the texts on several workers are the one worker's, in model order") {
+    LastStageCase c(7);
+    const LastStageTexts one = run_last_stage(c.in, c.models, cpu_engines(1));
+    REQUIRE(one.tbl.find("m6") != std::string::npos);  // (hits in the last model too)
+    CHECK(one.ali.find("m0") != std::string::npos);
+    CHECK(one.engine.find(" x") == std::string::npos);
+    for (unsigned workers : {2u, 3u, 9u}) {
+        CAPTURE(workers);
+        const LastStageTexts many = run_last_stage(c.in, c.models, cpu_engines(workers));
+        CHECK(untimed(many.main) == untimed(one.main));
+        CHECK(many.tbl == one.tbl);
+        CHECK(many.dom == one.dom);
+        CHECK(many.pfam == one.pfam);
+        CHECK(many.ali == one.ali);
+        // (no more workers than models)
+        CHECK(many.engine == one.engine + " x" + std::to_string(std::min(workers, 7u)));
+    }
+}
+
+TEST_CASE("the error is the first failing model's, whatever fails after it") {
+    LastStageCase c(7);
+    struct Failure {
+        std::set<std::string> fast, late;
+        std::string want;
+    };
+    for (const Failure& f : {Failure{{"m4", "m5", "m6"}, {"m2"}, "late m2"}, Failure{{"m3"}, {"m0"}, "late m0"},
+                             Failure{{"m1", "m2"}, {}, "fast m1"}, Failure{{"m6"}, {}, "fast m6"}}) {
+        for (unsigned workers : {1u, 2u, 3u}) {
+            CAPTURE(workers);
+            CAPTURE(f.want);
+            CHECK_THROWS_WITH_AS(run_last_stage(c.in, c.models, cpu_engines(workers, f.fast, f.late)),
+                                 f.want.c_str(), LastStageStop);
+        }
+    }
+}
+
+TEST_CASE("every worker checks for a stop, and a stop ends the run once all have joined") {
+    LastStageCase c(5);
+    struct Stop {};
+    for (unsigned workers : {1u, 3u}) {
+        CAPTURE(workers);
+        std::atomic<int> calls{0};
+        c.in.stop_check = [&calls] { ++calls; };
+        run_last_stage(c.in, c.models, cpu_engines(workers));
+        CHECK(calls.load() >= 2 * 5);  // (before each batch and at each file's end)
+        calls = 0;
+        c.in.stop_check = [&calls] {
+            if (++calls > 3) throw Stop{};
+        };
+        CHECK_THROWS_AS(run_last_stage(c.in, c.models, cpu_engines(workers)), Stop);
+    }
+}
