@@ -7,6 +7,9 @@
 // a GPU.
 #include <doctest/doctest.h>
 
+#include <thread>
+#include <vector>
+
 #include "core/hmmer/domains/dom_engine.hpp"
 #include "cuda_test_support.hpp"
 #include "dom_search_test_support.hpp"
@@ -42,4 +45,29 @@ TEST_CASE("the staged engine on the CUDA batch kernels gives the reference engin
     CHECK(hits >= 40);
     CHECK(clustered >= 1);
     MESSAGE("hits " << hits << ", domains " << domains << ", with clustered regions " << clustered);
+}
+
+TEST_CASE("several instances, each with its share of the card, on their own threads at once") {
+    // (gpu-hmmsearch's last stage runs a model per worker, §16.10)
+    require_gpu();
+    const std::vector<Search> all = searches(40);
+    constexpr unsigned kWorkers = 3;
+    std::vector<std::vector<std::vector<DomResult>>> got(kWorkers);
+    {
+        std::vector<std::jthread> pool;
+        for (unsigned w = 0; w < kWorkers; ++w)
+            pool.emplace_back([&, w] {
+                auto engine = make_dom_staged_engine("cuda", dom_vector_kernels(),
+                                                     make_dom_cuda_batch_kernels(0, 1.0 / kWorkers), 1);
+                for (const Search& search : all) got[w].push_back(search.run(*engine));
+            });
+    }
+    for (unsigned w = 0; w < kWorkers; ++w)
+        for (size_t m = 0; m < all.size(); ++m)
+            for (size_t j = 0; j < all[m].want.size(); ++j) {
+                CAPTURE(w);
+                CAPTURE(m);
+                CAPTURE(j);
+                check_same(all[m].want[j], got[w][m][j]);
+            }
 }
