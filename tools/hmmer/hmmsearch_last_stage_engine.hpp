@@ -21,9 +21,9 @@ namespace warpdp {
 // against M = 260), and the CPU seconds below which auto stays on the CPU.
 inline constexpr double kLastStageCpuCellsPerSecond = 4e7;
 inline constexpr double kLastStageGpuFromSeconds = 0.3;
-// False until the CUDA last stage has run on a GPU and matched the CPU's
-// (§16.10): till then auto keeps the last stage on the CPU, and only
-// WARPDP_DEVICE=cuda runs it on the GPU.
+// False while the CUDA last stage, exact on a GPU, is slower than the CPU
+// engine on its host's cores (§16.10): auto keeps the last stage on the
+// CPU, and only WARPDP_DEVICE=cuda runs it on the GPU.
 inline constexpr bool kAutoTakesGpuLastStage = false;
 
 // Models searched at once on one GPU: one model's survivors leave it
