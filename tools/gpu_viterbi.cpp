@@ -48,10 +48,12 @@ int run(int argc, char** argv) {
     if (!a.survivors.empty()) survivors = std::make_unique<SurvivorsFile>(outputs.add(a.survivors), layout);
 
     const auto models = load_amino_models<FilterModel>(a.hmm, kTool, common.quiet, ": like hmmsearch, no target passes");
-    const FilterSettings settings = viterbi_filter_settings(a, common, kTool);
+    FilterSettings settings = viterbi_filter_settings(a, common, kTool);
     auto candidates = load_model_candidates(a.candidates, models, a.hmm, settings.cand_name, kTool, common.quiet);
     uint64_t sum_m = 0;
     for (const auto& m : models) sum_m += static_cast<uint64_t>(m.msv.hmm.M);
+    if (common.device == "auto" && a.msv && msv_filters_seconds_on_cpu(a.db, sum_m, common.threads) <= kGpuFiltersFromCpuSeconds)
+        settings.common.device = "cpu";  // (the same results; no CUDA start-up to wait for)
     hide_unused_gpus(common.device, viterbi_seconds_on_one_gpu(a.db, sum_m, a.msv, !a.candidates.empty(),
                                                                candidate_cells(candidates, models)));
     std::unique_ptr<ModelSurvivorStreams> model_survivors;

@@ -20,6 +20,17 @@ double msv_seconds_on_one_gpu(const std::string& db_path, uint64_t sum_m);
 double viterbi_seconds_on_one_gpu(const std::string& db_path, uint64_t sum_m, bool inline_msv, bool stream,
                                   uint64_t candidate_cells);
 
+// Rough seconds of gpu-viterbi's filters with inline MSV on the CPU
+// engines, `threads` threads (~1.7e10 MSV cells a second a thread: the
+// whole filter pipeline on an H100 host's cores, Pkinase x 1M in
+// docs/benchmarks.md). Infinite when the size is unknown.
+double msv_filters_seconds_on_cpu(const std::string& db_path, uint64_t sum_m, unsigned threads);
+
+// Under --device auto, a filter run that the CPU ends within about the CUDA
+// start-up starts no GPU: on Pkinase x 1M the GPU path's filters ended no
+// sooner than the CPU's (about half a second), and the whole run was slower.
+inline constexpr double kGpuFiltersFromCpuSeconds = 0.5;
+
 // Whether the CPU engines finish `msv_cells` cells of MSV filtering in about
 // 0.1 s on `threads` threads (taking ~40 GCUPS a core, about the CPU engine's
 // rate in docs/benchmarks.md). With --device auto such a chunk, arriving

@@ -110,7 +110,7 @@ TEST_CASE("hide_unused_gpus keeps the first GPUs a run uses, numbered as the use
     }
 }
 
-TEST_CASE("msv_seconds_on_one_gpu: file bytes as residues, gzip four times, unknown sizes infinite") {
+TEST_CASE("msv_seconds_on_one_gpu, msv_filters_seconds_on_cpu: file bytes as residues, gzip four times, unknown sizes infinite") {
     const auto dir = std::filesystem::temp_directory_path();
     const auto plain = dir / "warpdp_test_cli_plain.fa";
     const auto gz = dir / "warpdp_test_cli_db.fa.gz";
@@ -120,6 +120,10 @@ TEST_CASE("msv_seconds_on_one_gpu: file bytes as residues, gzip four times, unkn
     CHECK(msv_seconds_on_one_gpu(gz.string(), 100) == doctest::Approx(4000.0 * 100 / 1e13));
     CHECK(std::isinf(msv_seconds_on_one_gpu("-", 100)));
     CHECK(std::isinf(msv_seconds_on_one_gpu((dir / "warpdp_test_cli_missing.fa").string(), 100)));
+    // The CPU filters' estimate reads the same sizes, shared by the threads.
+    CHECK(msv_filters_seconds_on_cpu(plain.string(), 100, 4) == doctest::Approx(1000.0 * 100 / (1.7e10 * 4)));
+    CHECK(msv_filters_seconds_on_cpu(gz.string(), 100, 0) == doctest::Approx(4000.0 * 100 / 1.7e10));
+    CHECK(std::isinf(msv_filters_seconds_on_cpu("-", 100, 4)));
     std::filesystem::remove(plain);
     std::filesystem::remove(gz);
 }
