@@ -53,11 +53,12 @@ private:
 LastStageEngines make_last_stage_engines(const std::string& tool, const std::string& device, unsigned threads,
                                          double cells) {
     const bool auto_device = device == "auto";
-    const DeviceChoice choice = resolve_device(device);
     const double cpu_seconds = cells / (kLastStageCpuCellsPerSecond * std::max(1u, threads));
     const auto cpu_engine = [threads] { return make_dom_cpu_engine(threads); };
-    if (!choice.cuda || (auto_device && (!kAutoTakesGpuLastStage || cpu_seconds < kLastStageGpuFromSeconds)))
-        return {1, cpu_engine};
+    // (decided before resolve_device: listing the GPUs starts the CUDA driver, a few tenths of a second)
+    if (auto_device && (!kAutoTakesGpuLastStage || cpu_seconds < kLastStageGpuFromSeconds)) return {1, cpu_engine};
+    const DeviceChoice choice = resolve_device(device);
+    if (!choice.cuda) return {1, cpu_engine};
     // Several models at once, each worker on its own stream, buffers, 1/K of
     // the matrix budget and of the host threads (§16.10).
     const unsigned workers = kLastStageCudaWorkers;
