@@ -228,12 +228,12 @@ LastStageTexts run_last_stage(const LastStageInput& in, const std::vector<Hmm>& 
     return out;
 }
 
-double last_stage_cells(const LastStageInput& in, const std::vector<Hmm>& models) {
-    double cells = 0;
+std::vector<double> last_stage_cells(const LastStageInput& in, const std::vector<Hmm>& models) {
+    std::vector<double> cells(models.size(), 0.0);
     for (size_t i = 0; i < models.size(); ++i) {
         std::error_code ec;
         const auto bytes = std::filesystem::file_size(in.survivors_dir + "/" + std::to_string(i + 1) + ".fa", ec);
-        if (!ec) cells += static_cast<double>(bytes) * models[i].M;
+        if (!ec) cells[i] = static_cast<double>(bytes) * models[i].M;
     }
     return cells;
 }

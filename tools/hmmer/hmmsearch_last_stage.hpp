@@ -73,8 +73,9 @@ void refuse_models_without_consensus(const std::vector<Hmm>& models);
 LastStageTexts run_last_stage(const LastStageInput& in, const std::vector<Hmm>& models,
                               const LastStageEngines& engines);
 
-// The last stage's work, roughly: each model's survivor file in bytes (about
-// its residues) times the model's length, summed. For the device choice.
-double last_stage_cells(const LastStageInput& in, const std::vector<Hmm>& models);
+// The last stage's work per model, roughly: its survivor file in bytes
+// (about its residues) times the model's length. For the device choice and
+// the number of workers.
+std::vector<double> last_stage_cells(const LastStageInput& in, const std::vector<Hmm>& models);
 
 }  // namespace warpdp

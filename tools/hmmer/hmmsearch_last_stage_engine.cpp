@@ -50,15 +50,31 @@ private:
 
 }  // namespace
 
+unsigned last_stage_cpu_workers(const std::vector<double>& model_cells, unsigned threads) {
+    double total = 0, largest = 0;
+    for (double c : model_cells) {
+        total += c;
+        largest = std::max(largest, c);
+    }
+    unsigned k = 1;
+    while (2 * k * kLastStageCpuThreadsPerWorker <= threads && 2 * k <= model_cells.size() && largest * 2 * k <= total)
+        k *= 2;
+    return k;
+}
+
 LastStageEngines make_last_stage_engines(const std::string& tool, const std::string& device, unsigned threads,
-                                         double cells) {
+                                         const std::vector<double>& model_cells) {
     const bool auto_device = device == "auto";
+    double cells = 0;
+    for (double c : model_cells) cells += c;
     const double cpu_seconds = cells / (kLastStageCpuCellsPerSecond * std::max(1u, threads));
-    const auto cpu_engine = [threads] { return make_dom_cpu_engine(threads); };
+    const unsigned cpu_workers = last_stage_cpu_workers(model_cells, threads);
+    const LastStageEngines on_cpu{cpu_workers,
+                                  [host = std::max(1u, threads / cpu_workers)] { return make_dom_cpu_engine(host); }};
     // (decided before resolve_device: listing the GPUs starts the CUDA driver, a few tenths of a second)
-    if (auto_device && (!kAutoTakesGpuLastStage || cpu_seconds < kLastStageGpuFromSeconds)) return {1, cpu_engine};
+    if (auto_device && (!kAutoTakesGpuLastStage || cpu_seconds < kLastStageGpuFromSeconds)) return on_cpu;
     const DeviceChoice choice = resolve_device(device);
-    if (!choice.cuda) return {1, cpu_engine};
+    if (!choice.cuda) return on_cpu;
     // Several models at once, each worker on its own stream, buffers, 1/K of
     // the matrix budget and of the host threads (§16.10).
     const unsigned workers = kLastStageCudaWorkers;
@@ -73,7 +89,7 @@ LastStageEngines make_last_stage_engines(const std::string& tool, const std::str
     } catch (const ResourceError& e) {
         if (!auto_device) throw;
         warn(tool, std::string(e.what()) + ": the stages after the filters run on the CPU");
-        return {1, cpu_engine};
+        return on_cpu;
     }
     auto told = std::make_shared<std::atomic<bool>>(false);
     auto pending = std::make_shared<std::unique_ptr<DomBatchKernels>>(std::move(first));

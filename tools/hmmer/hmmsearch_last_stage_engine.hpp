@@ -1,6 +1,6 @@
 // The engines of gpu-hmmsearch's own last stage for its --device
-// (docs/hmmer-filters.md §16.10): the CPU engine (one worker: it is
-// threaded over targets), or kLastStageCudaWorkers staged engines on the
+// (docs/hmmer-filters.md §16.10): CPU engines (threaded over targets, and
+// over models where each model's work is small), or kLastStageCudaWorkers staged engines on the
 // CUDA batch kernels, each worker searching its own models on its own
 // stream. Under --device auto, work that the CPU threads
 // would finish in about the time a CUDA start takes stays on the CPU, and a
@@ -11,6 +11,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "tools/hmmer/hmmsearch_last_stage.hpp"
 
@@ -30,8 +31,15 @@ inline constexpr bool kAutoTakesGpuLastStage = false;
 // mostly idle (§16.10).
 inline constexpr unsigned kLastStageCudaWorkers = 4;
 
-// `cells`: the work (last_stage_cells). The CUDA workers share `threads`.
+// Workers for the CPU engine: as many as keep every model's work within one
+// worker's fair share (so the models balance over them), at most one per
+// kLastStageCpuThreadsPerWorker threads; a model's few hundred survivors
+// leave many threads idle at its end, several models at once do not.
+inline constexpr unsigned kLastStageCpuThreadsPerWorker = 2;
+unsigned last_stage_cpu_workers(const std::vector<double>& model_cells, unsigned threads);
+
+// `model_cells`: the work per model (last_stage_cells). The workers share `threads`.
 LastStageEngines make_last_stage_engines(const std::string& tool, const std::string& device, unsigned threads,
-                                         double cells);
+                                         const std::vector<double>& model_cells);
 
 }  // namespace warpdp

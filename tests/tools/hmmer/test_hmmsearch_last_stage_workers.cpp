@@ -13,6 +13,7 @@
 #include "dom_search_test_support.hpp"
 #include "test_support.hpp"
 #include "tools/hmmer/hmmsearch_last_stage.hpp"
+#include "tools/hmmer/hmmsearch_last_stage_engine.hpp"
 
 using namespace warpdp;
 using namespace warpdp::test;
@@ -152,4 +153,20 @@ TEST_CASE("every worker checks for a stop, and a stop ends the run once all have
         };
         CHECK_THROWS_AS(run_last_stage(c.in, c.models, cpu_engines(workers)), Stop);
     }
+}
+
+TEST_CASE("CPU workers: several only while every model's work stays within one worker's share") {
+    // Many equal models: one worker per two threads, at most one per model.
+    CHECK(last_stage_cpu_workers(std::vector<double>(360, 1.0), 16) == 8);
+    CHECK(last_stage_cpu_workers(std::vector<double>(360, 1.0), 2) == 1);
+    CHECK(last_stage_cpu_workers(std::vector<double>(3, 1.0), 16) == 2);  // powers of two: 4 workers for 3 models would not
+    CHECK(last_stage_cpu_workers(std::vector<double>(4, 1.0), 16) == 4);
+    // One model with half the work: two workers at most; with most of it, one.
+    std::vector<double> cells(100, 1.0);
+    cells[0] = 99.0;
+    CHECK(last_stage_cpu_workers(cells, 16) == 2);
+    cells[0] = 1000.0;
+    CHECK(last_stage_cpu_workers(cells, 16) == 1);
+    CHECK(last_stage_cpu_workers({}, 16) == 1);
+    CHECK(last_stage_cpu_workers({0.0, 0.0}, 16) == 2);  // (no work: any count is as good)
 }
