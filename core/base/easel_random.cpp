@@ -87,30 +87,10 @@ uint32_t EaselRandom::next_u32() noexcept {
     return x;
 }
 
-namespace {
-
-template <typename Flush>
-void fnorm(std::span<float> p, Flush f) noexcept {
-    float sum = 0.0f, comp = 0.0f;
-    for (float v : p) {
-        const float y = f(v - comp);
-        const float t = f(sum + y);
-        comp = f(f(t - sum) - y);
-        sum = t;
-    }
-    if (sum != 0.0f) {
-        for (float& v : p) v = f(v / sum);
-    } else {
-        const auto u = static_cast<float>(1.0 / static_cast<double>(static_cast<float>(p.size())));
-        for (float& v : p) v = u;
-    }
-}
-
-}  // namespace
 
 void easel_fnorm(std::span<float> p, bool flush_to_zero) noexcept {
-    if (flush_to_zero) fnorm(p, easel_flush);
-    else fnorm(p, [](float v) { return v; });
+    if (flush_to_zero) detail::easel_fnorm_with(p, easel_flush);
+    else detail::easel_fnorm_with(p, [](float v) { return v; });
 }
 
 int easel_fchoose(EaselRandom& rng, std::span<const float> p) {

@@ -69,16 +69,22 @@ inline float easel_flush(float v) noexcept {
 // as in hmmsearch, which runs with the SSE flush-to-zero bit set.
 void easel_fnorm(std::span<float> p, bool flush_to_zero) noexcept;
 
-// easel_fnorm(p, true) on a fixed-size vector, bit for bit: inlined, and
-// once the first value is finite the compensation after it is exactly 0
+namespace detail {
+// esl_vec_FNorm's compensated sum, then the division (or 1/n where the sum
+// is 0), each result through `f`. After a finite first value the
+// compensation is exactly +0, so the loop starts at the second
 // (docs/hmmer-filters.md §16.3).
-template <size_t N>
-inline void easel_fnorm_fixed(std::array<float, N>& p) noexcept {
-    const auto f = easel_flush;
-    if (!std::isfinite(p[0])) return easel_fnorm(p, true);  // the general form
-    float sum = f(0.0f + f(p[0])), comp = 0.0f;
-    for (size_t i = 1; i < N; ++i) {
-        const float y = f(p[i] - comp);
+template <typename Span, typename Flush>
+inline void easel_fnorm_with(Span p, Flush f) noexcept {
+    float sum = 0.0f, comp = 0.0f;
+    size_t i = 0;
+    if (!p.empty() && std::isfinite(p[0])) {
+        sum = f(0.0f + f(p[0]));
+        i = 1;
+    }
+    for (; i < p.size(); ++i) {
+        const float v = p[i];
+        const float y = f(v - comp);
         const float t = f(sum + y);
         comp = f(f(t - sum) - y);
         sum = t;
@@ -86,9 +92,17 @@ inline void easel_fnorm_fixed(std::array<float, N>& p) noexcept {
     if (sum != 0.0f) {
         for (float& v : p) v = f(v / sum);
     } else {
-        const auto u = static_cast<float>(1.0 / static_cast<double>(static_cast<float>(N)));
+        const auto u = static_cast<float>(1.0 / static_cast<double>(static_cast<float>(p.size())));
         for (float& v : p) v = u;
     }
+}
+}  // namespace detail
+
+// easel_fnorm(p, true) on a fixed-size vector: the same loop, inlined with
+// its length known.
+template <size_t N>
+inline void easel_fnorm_fixed(std::array<float, N>& p) noexcept {
+    detail::easel_fnorm_with(std::span<float, N>(p), easel_flush);
 }
 
 // esl_rnd_FChoose: one draw, then the first index whose running double sum
