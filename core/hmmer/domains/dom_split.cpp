@@ -1,8 +1,6 @@
 #include "core/hmmer/domains/dom_split.hpp"
 
 #include <algorithm>
-#include <future>
-#include <numeric>
 #include <thread>
 #include <vector>
 
@@ -38,7 +36,7 @@ public:
         std::vector<DomParserOut> co, go;
         side(s.cpu, ct, co);
         side(s.gpu, gt, go);
-        both([&] { cpu_->parsers(model, ct, co); }, [&] { if (!gt.empty()) gpu_->parsers(model, gt, go); });
+        run_side_by_side([&] { cpu_->parsers(model, ct, co); }, [&] { if (!gt.empty()) gpu_->parsers(model, gt, go); });
         for (size_t k = 0; k < s.cpu.size(); ++k) out[s.cpu[k]] = co[k];
         for (size_t k = 0; k < s.gpu.size(); ++k) out[s.gpu[k]] = go[k];
     }
@@ -56,8 +54,8 @@ public:
         side(s.cpu, cj);
         side(s.gpu, gj);
         std::vector<DomEnvelopeOut> co(cj.size()), go(gj.size());
-        both([&] { cpu_->envelopes(model, targets, cj, co); },
-             [&] { if (!gj.empty()) gpu_->envelopes(model, targets, gj, go); });
+        run_side_by_side([&] { cpu_->envelopes(model, targets, cj, co); },
+                         [&] { if (!gj.empty()) gpu_->envelopes(model, targets, gj, go); });
         for (size_t k = 0; k < s.cpu.size(); ++k) out[s.cpu[k]] = std::move(co[k]);
         for (size_t k = 0; k < s.gpu.size(); ++k) out[s.gpu[k]] = std::move(go[k]);
     }
@@ -68,32 +66,14 @@ private:
     };
 
     Split split(const FwdProfile& fp, const std::vector<uint64_t>& rows) const {
-        std::vector<size_t> order(rows.size());
-        std::iota(order.begin(), order.end(), size_t{0});
-        std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return rows[a] > rows[b]; });
-        std::vector<SplitItemCost> sorted;
-        for (size_t x : order) sorted.push_back({costs_.gpu_seconds(rows[x], fp.Q), costs_.cpu_seconds(rows[x], fp.M)});
-        const size_t n = split_cpu_share(sorted, threads_);
-        Split s;
-        s.cpu.assign(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(n));
-        s.gpu.assign(order.begin() + static_cast<std::ptrdiff_t>(n), order.end());
+        std::vector<SplitItemCost> costs;
+        for (uint64_t L : rows) costs.push_back({costs_.gpu_seconds(L, fp.Q), costs_.cpu_seconds(L, fp.M)});
+        const SplitPlan plan = plan_split(costs, threads_);
+        const auto cut = plan.order.begin() + static_cast<std::ptrdiff_t>(plan.cpu);
+        Split s{{plan.order.begin(), cut}, {cut, plan.order.end()}};
         std::sort(s.cpu.begin(), s.cpu.end());
         std::sort(s.gpu.begin(), s.gpu.end());
         return s;
-    }
-
-    // The CPU's part on a thread of its own, the GPU's here; an error of
-    // either comes out after both have ended.
-    template <class Cpu, class Gpu>
-    static void both(Cpu&& on_cpu, Gpu&& on_gpu) {
-        auto cpu_done = std::async(std::launch::async, std::forward<Cpu>(on_cpu));
-        try {
-            on_gpu();
-        } catch (...) {
-            cpu_done.wait();
-            throw;
-        }
-        cpu_done.get();
     }
 
     std::unique_ptr<DomBatchKernels> gpu_, cpu_;

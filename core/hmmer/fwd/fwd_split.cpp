@@ -33,12 +33,9 @@ public:
                 costs.push_back({costs_.gpu_seconds(L, p.Q), costs_.cpu_seconds(L, p.M)});
             }
         }
-        std::vector<size_t> order(pairs.size());
-        std::iota(order.begin(), order.end(), size_t{0});
-        std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return costs[a].gpu_s > costs[b].gpu_s; });
-        std::vector<SplitItemCost> sorted;
-        for (size_t x : order) sorted.push_back(costs[x]);
-        const size_t k = split_cpu_share(sorted, threads_);
+        const SplitPlan plan = plan_split(costs, threads_);
+        const std::vector<size_t>& order = plan.order;
+        const size_t k = plan.cpu;
         // Each side scores sub-batches of its targets; results go back by index.
         struct Side {
             std::vector<SeqBatch> batches;
@@ -63,16 +60,8 @@ public:
         Side on_cpu, on_gpu;
         build(on_cpu, 0, k);
         build(on_gpu, k, pairs.size());
-        auto cpu_done = std::async(std::launch::async, [&] {
-            if (!on_cpu.jobs.empty()) cpu_->score_many(on_cpu.jobs);
-        });
-        try {
-            if (!on_gpu.jobs.empty()) gpu_->score_many(on_gpu.jobs);
-        } catch (...) {
-            cpu_done.wait();
-            throw;
-        }
-        cpu_done.get();
+        run_side_by_side([&] { if (!on_cpu.jobs.empty()) cpu_->score_many(on_cpu.jobs); },
+                         [&] { if (!on_gpu.jobs.empty()) gpu_->score_many(on_gpu.jobs); });
         for (const Side* side : {&on_cpu, &on_gpu})
             for (size_t i = 0; i < jobs.size(); ++i)
                 for (size_t j = 0; j < side->which[i].size(); ++j) jobs[i].out[side->which[i][j]] = side->out[i][j];
@@ -95,6 +84,29 @@ size_t split_cpu_share(std::span<const SplitItemCost> items, unsigned cpu_thread
         cpu_total += items[k].cpu_s;
     }
     return k;
+}
+
+SplitPlan plan_split(std::span<const SplitItemCost> costs, unsigned cpu_threads) {
+    SplitPlan plan;
+    plan.order.resize(costs.size());
+    std::iota(plan.order.begin(), plan.order.end(), size_t{0});
+    std::stable_sort(plan.order.begin(), plan.order.end(),
+                     [&](size_t a, size_t b) { return costs[a].gpu_s > costs[b].gpu_s; });
+    std::vector<SplitItemCost> sorted;
+    for (size_t x : plan.order) sorted.push_back(costs[x]);
+    plan.cpu = split_cpu_share(sorted, cpu_threads);
+    return plan;
+}
+
+void run_side_by_side(const std::function<void()>& on_cpu, const std::function<void()>& on_gpu) {
+    auto cpu_done = std::async(std::launch::async, on_cpu);
+    try {
+        on_gpu();
+    } catch (...) {
+        cpu_done.wait();
+        throw;
+    }
+    cpu_done.get();
 }
 
 std::unique_ptr<FwdEngine> make_fwd_split_engine(std::unique_ptr<FwdEngine> gpu, std::unique_ptr<FwdEngine> cpu,

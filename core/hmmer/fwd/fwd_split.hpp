@@ -10,8 +10,10 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <span>
+#include <vector>
 
 #include "core/hmmer/fwd/fwd_engine.hpp"
 
@@ -38,6 +40,18 @@ struct SplitItemCost {
 // first ones, while its threads, sharing them, still finish before the
 // slowest item left to the GPU.
 size_t split_cpu_share(std::span<const SplitItemCost> items, unsigned cpu_threads);
+
+// The items' indices, slowest on the GPU first, and how many of the first
+// go to the CPU (split_cpu_share).
+struct SplitPlan {
+    std::vector<size_t> order;
+    size_t cpu = 0;
+};
+SplitPlan plan_split(std::span<const SplitItemCost> costs, unsigned cpu_threads);
+
+// on_cpu on a thread of its own, on_gpu on this one; an error of either
+// comes out once both have ended.
+void run_side_by_side(const std::function<void()>& on_cpu, const std::function<void()>& on_gpu);
 
 std::unique_ptr<FwdEngine> make_fwd_split_engine(std::unique_ptr<FwdEngine> gpu, std::unique_ptr<FwdEngine> cpu,
                                                  unsigned cpu_threads, FwdSplitCosts costs = {});
