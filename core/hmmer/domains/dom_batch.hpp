@@ -1,5 +1,5 @@
 // The float-heavy stages of the post-filter pipeline over a batch of one
-// model's targets (docs/hmmer-filters.md §16.4): stage A, the whole-target
+// model's targets or several models' (docs/hmmer-filters.md §16.4): stage A, the whole-target
 // parsers, and stage C, the envelopes. The engine (dom_engine.hpp) does the
 // host stages between them; a form of these two calls (CPU threads here, a
 // GPU elsewhere) must give the results of dom_run_parsers and
@@ -14,6 +14,21 @@
 
 namespace warpdp {
 
+// One model's part of a call that holds several models' items: a GPU is
+// busy only with thousands of jobs at once, more than one model's
+// survivors give (docs/hmmer-filters.md §16.10).
+struct DomParsersCall {
+    DomModel model;
+    std::span<const DomTarget> targets;
+    std::span<DomParserOut> out;  // out[t] for targets[t], its rows given and sized by the caller
+};
+struct DomEnvelopesCall {
+    DomModel model;
+    std::span<const DomTarget> targets;
+    std::span<const DomEnvelopeJob> jobs;  // each job's `target` indexes this call's targets
+    std::span<DomEnvelopeOut> out;         // out[z] for jobs[z]
+};
+
 class DomBatchKernels {
 public:
     virtual ~DomBatchKernels() = default;
@@ -21,12 +36,17 @@ public:
     // Wall seconds of envelopes() spent on the optimal-accuracy stage, where
     // these kernels run it apart (else 0).
     virtual double alignment_seconds() const { return 0; }
-    // Stage A: out[t] for targets[t], its rows given and sized by the caller.
-    virtual void parsers(const DomModel& model, std::span<const DomTarget> targets, std::span<DomParserOut> out) = 0;
-    // Stage C: out[z] for jobs[z], whose `target` indexes `targets`.
-    virtual void envelopes(const DomModel& model, std::span<const DomTarget> targets,
-                           std::span<const DomEnvelopeJob> jobs, std::span<DomEnvelopeOut> out) = 0;
+    // Stage A, every call's targets.
+    virtual void parsers(std::span<const DomParsersCall> calls) = 0;
+    // Stage C, every call's jobs.
+    virtual void envelopes(std::span<const DomEnvelopesCall> calls) = 0;
 };
+
+// One model's stage A or C: a call of one.
+void dom_parsers(DomBatchKernels& k, const DomModel& model, std::span<const DomTarget> targets,
+                 std::span<DomParserOut> out);
+void dom_envelopes(DomBatchKernels& k, const DomModel& model, std::span<const DomTarget> targets,
+                   std::span<const DomEnvelopeJob> jobs, std::span<DomEnvelopeOut> out);
 
 // Both stages on the CPU with kernels `k` (dom_reference_kernels() or
 // dom_vector_kernels()), one target or job per thread at a time. One call at
