@@ -14,9 +14,11 @@
 # gpu-hmmsearch (with WARPDP_TIMES=1: the filters' end and the whole run by
 # its own clock, so the time after the filters is the final stage's tail),
 # (WARPDP_DEVICE=$GPU_DEVICE, default auto; cuda keeps even a small last
-# stage on the GPU) and gpu-hmmsearch with WARPDP_DEVICE=cpu (our CPU engines, BENCH_CPU=0
-# skips it); wall times, ratios, hits, peak host memory (the largest
-# process, /usr/bin/time) and peak GPU memory (nvidia-smi, sampled).
+# stage on the GPU; MORE_DEVICES="cuda ..." runs it again on each, a line
+# each under the table) and gpu-hmmsearch with WARPDP_DEVICE=cpu (our CPU
+# engines, BENCH_CPU=0 skips it); wall times, ratios, hits, peak host
+# memory (the largest process, /usr/bin/time) and peak GPU memory
+# (nvidia-smi, sampled).
 # The tables' rows and the main outputs (headers and pipeline statistics
 # aside) must equal hmmsearch's; a difference is printed as MISMATCH and
 # makes the exit status 1.
@@ -37,7 +39,7 @@ cores=$(nproc)
 N_BIG=${N_BIG:-1000000}; N_PFAM=${N_PFAM:-100000}; PFAM_MODELS=${PFAM_MODELS:-360}
 DENSITY=${DENSITY:-0.001}; SEED=${SEED:-20261207}
 opts=(--cpu "$cores"); [ "${BENCH_NOALI:-0}" = 1 ] && opts+=(--noali)
-rows=(); status=0
+rows=(); more=(); status=0
 now() { date +%s.%N; }
 elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b - a }'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1fx", (b > 0 ? a / b : 0) }'; }
@@ -112,6 +114,13 @@ for w in $workloads; do
     read -r t_filt t_all < <(sed -n 's/.*filters done after \([0-9.]*\) s, all done after \([0-9.]*\) s.*/\1 \2/p' \
         "$logs/gpu-hmmsearch-$w.log" | tail -1)
     t_after=$(awk -v a="${t_filt:-0}" -v b="${t_all:-0}" 'BEGIN { printf "%.2f", b - a }')
+    for dev in ${MORE_DEVICES:-}; do
+        timed "$logs/gpu-hmmsearch-$w-$dev.log" env WARPDP_TIMES=1 WARPDP_DEVICE="$dev" gpu-hmmsearch "${opts[@]}" -o "$work/d.out" \
+            --tblout "$work/d.tbl" --domtblout "$work/d.dom" "$hmm" "$db" || fail "gpu-hmmsearch ($dev) failed on $w"
+        compare "$w" d
+        more+=("$(printf '%-8s WARPDP_DEVICE=%-5s %8s s (%s against hmmsearch), peak RSS %s MiB, GPU %s MiB; %s' "$w" "$dev" "$t" \
+            "$(ratio "$t_h" "$t")" "$rss" "$gpu_mib" "$(grep -h 'last stage on' "$logs/gpu-hmmsearch-$w-$dev.log" | tail -1)")")
+    done
     t_c=-; r_c=-
     if [ "${BENCH_CPU:-1}" = 1 ]; then
         timed "$logs/cpu-engines-$w.log" env WARPDP_DEVICE=cpu gpu-hmmsearch "${opts[@]}" -o "$work/c.out" --tblout "$work/c.tbl" \
@@ -131,5 +140,6 @@ echo "(filters / after: gpu-hmmsearch's own clock, WARPDP_TIMES=1; cpu-eng: WARP
 printf '%-8s %6s %7s %8s %7s %8s %10s %8s %7s %8s %8s %9s %8s %7s %9s %8s\n' workload models sumM targets hits domains \
     hmmsearch gpu ratio filters after cpu-eng cpu/hs "hs-RSS" "gpu-RSS" "GPU-MiB"
 printf '%s\n' "${rows[@]}"
+[ ${#more[@]} -eq 0 ] || printf '%s\n' "${more[@]}"
 [ -f "$logs/mismatch.txt" ] && cat "$logs/mismatch.txt"
 exit $status

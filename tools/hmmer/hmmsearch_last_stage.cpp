@@ -48,43 +48,55 @@ uint64_t count(const nlohmann::json& j, const char* key) {
     return j[key].get<uint64_t>();
 }
 
-// One model's kept hits: its survivors, read in record order, each searched,
-// each hit kept when hmmsearch would keep it (reportable against the
-// targets read so far, unless -Z).
-std::vector<DomHit> model_hits(const LastStageInput& in, const Hmm& hmm, size_t number, DomEngine& engine) {
-    const FwdProfile odds = build_fwd_profile(build_profile(hmm));
-    const DomModel model{&hmm, &odds};
-    DomSettings settings;
-    settings.null2 = !in.report.nonull2;
-    settings.seed = static_cast<uint32_t>(in.report.seed.value_or(42));
-    const HitThresholds t = model_thresholds(in.report, hmm, 0.0);
-    std::vector<DomHit> kept;
-    SeqReader reader(in.survivors_dir + "/" + std::to_string(number) + ".fa", Alphabet::amino());
-    SeqBatch batch;
+// Each model's survivor file in bytes (about its residues; 0 where none).
+std::vector<double> survivor_bytes(const LastStageInput& in, size_t n) {
+    std::vector<double> bytes(n, 0.0);
+    for (size_t i = 0; i < n; ++i) {
+        std::error_code ec;
+        const auto b = std::filesystem::file_size(in.survivors_dir + "/" + std::to_string(i + 1) + ".fa", ec);
+        if (!ec) bytes[i] = static_cast<double>(b);
+    }
+    return bytes;
+}
+
+// One model's survivors, read whole, in record order.
+struct ModelSurvivors {
+    std::vector<SeqBatch> batches;
     std::vector<DomTarget> targets;
     std::vector<DomResult> results;
-    for (;;) {
+};
+
+void read_survivors(const LastStageInput& in, size_t number, ModelSurvivors& s) {
+    SeqReader reader(in.survivors_dir + "/" + std::to_string(number) + ".fa", Alphabet::amino());
+    for (SeqBatch batch;; batch = SeqBatch{}) {
         if (in.stop_check) in.stop_check();
         if (!reader.next(batch)) break;
-        targets.clear();
+        s.batches.push_back(std::move(batch));
+    }
+    for (const SeqBatch& batch : s.batches)
         for (size_t j = 0; j < batch.size(); ++j)
             if (batch.length(j) > 0)
-                targets.push_back({batch.names[j], {}, batch.descs[j], batch.seq(j),
-                                   static_cast<int64_t>(batch.first_index + j)});
-        results.assign(targets.size(), {});
-        engine.search(model, targets, settings, results);
-        for (size_t j = 0; j < targets.size(); ++j) {
-            DomResult& r = results[j];
-            if (r.outcome == DomOutcome::no_domain) continue;
-            if (r.outcome != DomOutcome::hit)
-                throw LastStageStop("model " + hmm.name + ", target \"" + std::string(targets[j].name) + "\": " +
-                                    dom_outcome_error(r.outcome) + ", where hmmsearch 3.3.2 aborts the search");
-            const double read_so_far = static_cast<double>(targets[j].seqidx + 1);
-            if (!keeps_hit(t, read_so_far, r.hit.score, r.hit.lnP)) continue;
-            // p7_Pipeline's sort key: by E-value unless inclusion is by score.
-            r.hit.sortkey = t.inc_by_E ? -r.hit.lnP : r.hit.score;
-            kept.push_back(std::move(r.hit));
-        }
+                s.targets.push_back({batch.names[j], {}, batch.descs[j], batch.seq(j),
+                                     static_cast<int64_t>(batch.first_index + j)});
+    s.results.assign(s.targets.size(), {});
+}
+
+// One model's kept hits from its results: each hit kept when hmmsearch
+// would keep it (reportable against the targets read so far, unless -Z).
+std::vector<DomHit> kept_hits(const LastStageInput& in, const Hmm& hmm, ModelSurvivors& s) {
+    const HitThresholds t = model_thresholds(in.report, hmm, 0.0);
+    std::vector<DomHit> kept;
+    for (size_t j = 0; j < s.targets.size(); ++j) {
+        DomResult& r = s.results[j];
+        if (r.outcome == DomOutcome::no_domain) continue;
+        if (r.outcome != DomOutcome::hit)
+            throw LastStageStop("model " + hmm.name + ", target \"" + std::string(s.targets[j].name) + "\": " +
+                                dom_outcome_error(r.outcome) + ", where hmmsearch 3.3.2 aborts the search");
+        const double read_so_far = static_cast<double>(s.targets[j].seqidx + 1);
+        if (!keeps_hit(t, read_so_far, r.hit.score, r.hit.lnP)) continue;
+        // p7_Pipeline's sort key: by E-value unless inclusion is by score.
+        r.hit.sortkey = t.inc_by_E ? -r.hit.lnP : r.hit.score;
+        kept.push_back(std::move(r.hit));
     }
     return kept;
 }
@@ -131,7 +143,7 @@ struct ModelTexts {
 };
 
 ModelTexts model_texts(const LastStageInput& in, const Hmm& hmm, const nlohmann::json& m, size_t i,
-                       DomEngine& engine) {
+                       ModelSurvivors& s) {
     PipelineStats stats;
     stats.nnodes = hmm.M;
     stats.nseqs = static_cast<int64_t>(count(in.filters, "Z"));
@@ -140,7 +152,7 @@ ModelTexts model_texts(const LastStageInput& in, const Hmm& hmm, const nlohmann:
     stats.n_past_bias = static_cast<int64_t>(count(m, "passed_bias"));
     stats.n_past_vit = static_cast<int64_t>(count(m, "passed_vit"));
     stats.n_past_fwd = static_cast<int64_t>(count(m, "passed_fwd"));
-    const QueryReport q = finish_query(hmm, model_hits(in, hmm, i + 1, engine), in.report, stats);
+    const QueryReport q = finish_query(hmm, kept_hits(in, hmm, s), in.report, stats);
     ModelTexts t;
     t.main = main_output_query(q, in.report, times_since(in.start_seconds), in.ali_out);
     t.tbl = tblout_query(q, i == 0);
@@ -152,10 +164,29 @@ ModelTexts model_texts(const LastStageInput& in, const Hmm& hmm, const nlohmann:
 
 }  // namespace
 
-// Workers take the models in order from one counter; each model's texts are
-// appended as soon as those of every model before it are (§16.10). After a
-// model fails, no later one starts, and the earlier ones still running
-// finish: the first model that fails is the one the serial search reports.
+std::vector<size_t> last_stage_groups(const std::vector<double>& survivor_bytes, unsigned workers) {
+    double total = 0;
+    for (double b : survivor_bytes) total += b;
+    const double want = std::clamp(total / (2.0 * std::max(1u, workers)), 1.0, kLastStageGroupBytes);
+    std::vector<size_t> first;
+    double in_group = want;  // (the first model opens a group)
+    for (size_t i = 0; i < survivor_bytes.size(); ++i) {
+        if (in_group >= want) {
+            first.push_back(i);
+            in_group = 0;
+        }
+        in_group += survivor_bytes[i];
+    }
+    first.push_back(survivor_bytes.size());
+    return first;
+}
+
+// Workers take groups of consecutive models in order from one counter and
+// search each group's survivors together (its models share the engine's
+// batches); each model's texts are appended as soon as those of every model
+// before it are (§16.10). After a model fails, no later group starts, and
+// the earlier ones still running finish: the first model that fails is the
+// one the serial search reports.
 LastStageTexts run_last_stage(const LastStageInput& in, const std::vector<Hmm>& models,
                               const LastStageEngines& engines) {
     const nlohmann::json& per_model = in.filters.at("models");
@@ -173,28 +204,57 @@ LastStageTexts run_last_stage(const LastStageInput& in, const std::vector<Hmm>& 
     size_t appended = 0;
     std::atomic<size_t> next{0}, failed{n};
     std::exception_ptr failure;
+    const std::vector<size_t> groups = last_stage_groups(survivor_bytes(in, n), static_cast<unsigned>(own.size()));
+    DomSettings settings;
+    settings.null2 = !in.report.nonull2;
+    settings.seed = static_cast<uint32_t>(in.report.seed.value_or(42));
+    // A group's failure is its first model's, or the model whose results
+    // stop the search: either way the first failing group holds the first
+    // failing model.
+    const auto fail_at = [&](size_t i) {
+        const std::lock_guard<std::mutex> lock(mu);
+        if (i < failed.load()) {
+            failed.store(i);
+            failure = std::current_exception();
+        }
+    };
     const auto work = [&](DomEngine& engine) {
-        for (size_t i; (i = next.fetch_add(1)) < failed.load();) {
+        for (size_t g; (g = next.fetch_add(1)) + 1 < groups.size() && groups[g] < failed.load();) {
+            const size_t first = groups[g], end = groups[g + 1];
+            std::vector<ModelSurvivors> survivors(end - first);
+            std::vector<FwdProfile> odds(end - first);
+            std::vector<DomSearchCall> calls;
             try {
-                ModelTexts t = model_texts(in, models[i], per_model[i], i, engine);
-                const std::lock_guard<std::mutex> lock(mu);
-                done[i] = std::move(t);
-                for (; appended < n && done[appended]; ++appended) {
-                    ModelTexts& d = *done[appended];
-                    out.main += d.main;
-                    out.tbl += d.tbl;
-                    out.dom += d.dom;
-                    out.pfam += d.pfam;
-                    out.ali += d.ali;
-                    done[appended].reset();
+                for (size_t i = first; i < end; ++i) {
+                    read_survivors(in, i + 1, survivors[i - first]);
+                    odds[i - first] = build_fwd_profile(build_profile(models[i]));
                 }
+                for (size_t i = first; i < end; ++i) {
+                    ModelSurvivors& s = survivors[i - first];
+                    if (!s.targets.empty()) calls.push_back({{&models[i], &odds[i - first]}, s.targets, s.results});
+                }
+                if (in.stop_check) in.stop_check();
+                engine.search(calls, settings);
             } catch (...) {
-                const std::lock_guard<std::mutex> lock(mu);
-                if (i < failed.load()) {
-                    failed.store(i);
-                    failure = std::current_exception();
+                return fail_at(first);
+            }
+            for (size_t i = first; i < end; ++i) {
+                try {
+                    ModelTexts t = model_texts(in, models[i], per_model[i], i, survivors[i - first]);
+                    const std::lock_guard<std::mutex> lock(mu);
+                    done[i] = std::move(t);
+                    for (; appended < n && done[appended]; ++appended) {
+                        ModelTexts& d = *done[appended];
+                        out.main += d.main;
+                        out.tbl += d.tbl;
+                        out.dom += d.dom;
+                        out.pfam += d.pfam;
+                        out.ali += d.ali;
+                        done[appended].reset();
+                    }
+                } catch (...) {
+                    return fail_at(i);
                 }
-                return;
             }
         }
     };
@@ -229,12 +289,8 @@ LastStageTexts run_last_stage(const LastStageInput& in, const std::vector<Hmm>& 
 }
 
 std::vector<double> last_stage_cells(const LastStageInput& in, const std::vector<Hmm>& models) {
-    std::vector<double> cells(models.size(), 0.0);
-    for (size_t i = 0; i < models.size(); ++i) {
-        std::error_code ec;
-        const auto bytes = std::filesystem::file_size(in.survivors_dir + "/" + std::to_string(i + 1) + ".fa", ec);
-        if (!ec) cells[i] = static_cast<double>(bytes) * models[i].M;
-    }
+    std::vector<double> cells = survivor_bytes(in, models.size());
+    for (size_t i = 0; i < models.size(); ++i) cells[i] *= models[i].M;
     return cells;
 }
 

@@ -42,8 +42,8 @@ struct LastStageTexts {
 };
 
 // The engines of a last stage (docs/hmmer-filters.md §16.10): `workers`
-// models are searched at once, each worker on its own engine from `make`
-// (called on the caller's thread, once a worker, before any model).
+// groups of models are searched at once, each worker on its own engine from
+// `make` (called on the caller's thread, once a worker, before any model).
 struct LastStageEngines {
     unsigned workers = 1;
     std::function<std::unique_ptr<DomEngine>()> make;
@@ -72,6 +72,14 @@ void refuse_models_without_consensus(const std::vector<Hmm>& models);
 // error is the one of the first model that fails, as one worker gives it.
 LastStageTexts run_last_stage(const LastStageInput& in, const std::vector<Hmm>& models,
                               const LastStageEngines& engines);
+
+// Groups of consecutive models searched together: the index of each
+// group's first model, then the number of models. A group holds about
+// 1/(2 * workers) of all survivors' bytes (at most kLastStageGroupBytes, at
+// least one model), so every worker has groups to take and a GPU gets
+// several models' jobs in one launch (§16.10).
+inline constexpr double kLastStageGroupBytes = 16.0 * (1 << 20);
+std::vector<size_t> last_stage_groups(const std::vector<double>& survivor_bytes, unsigned workers);
 
 // The last stage's work per model, roughly: its survivor file in bytes
 // (about its residues) times the model's length. For the device choice and

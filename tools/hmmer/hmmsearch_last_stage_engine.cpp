@@ -21,21 +21,20 @@ public:
         : tool_(std::move(tool)), cuda_(std::move(cuda)), cpu_(std::move(cpu)), told_(std::move(told)) {}
     std::string name() const override { return cuda_->name(); }
     double alignment_seconds() const override { return cuda_->alignment_seconds(); }
-    void parsers(const DomModel& model, std::span<const DomTarget> targets, std::span<DomParserOut> out) override {
+    void parsers(std::span<const DomParsersCall> calls) override {
         try {
-            cuda_->parsers(model, targets, out);
+            cuda_->parsers(calls);
         } catch (const ResourceError& e) {
             refused(e);
-            cpu_->parsers(model, targets, out);
+            cpu_->parsers(calls);
         }
     }
-    void envelopes(const DomModel& model, std::span<const DomTarget> targets, std::span<const DomEnvelopeJob> jobs,
-                   std::span<DomEnvelopeOut> out) override {
+    void envelopes(std::span<const DomEnvelopesCall> calls) override {
         try {
-            cuda_->envelopes(model, targets, jobs, out);
+            cuda_->envelopes(calls);
         } catch (const ResourceError& e) {
             refused(e);
-            cpu_->envelopes(model, targets, jobs, out);
+            cpu_->envelopes(calls);
         }
     }
 

@@ -8,6 +8,7 @@
 
 #include "core/base/alphabet.hpp"
 #include "core/base/errors.hpp"
+#include "core/base/trace.hpp"
 #include "core/io/distinct_paths.hpp"
 #include "core/nussinov/nussinov_cpu.hpp"
 #include "core/io/seq_reader.hpp"
@@ -84,6 +85,7 @@ std::vector<NussinovResult> NussinovStage::run(SeqBatch& batch, const Alphabet& 
         seqs.push_back(s);
     }
     auto& engine = engines.for_chunk();
+    trace_event("engine-ready");
     const auto note_engine = [&](const std::string& name) {
         if (tally_.engine.empty()) tally_.engine = name;
         else if (tally_.engine != name && tally_.engine.find('+') == std::string::npos) tally_.engine += "+" + name;
@@ -131,17 +133,20 @@ std::string nussinov_other_letters_warning(const NussinovTally& t, const std::st
 void run_nussinov_stage(SeqReader& reader, const Alphabet& abc, bool strict, NussinovStage& stage,
                         NussinovEngines& engines, NussinovWriter& writer, OutputFile& out, Progress& progress) {
     SeqBatch batch;
-    for (;;) {
+    for (uint64_t number = 0;; ++number) {
         try {
             if (!reader.next(batch)) break;
         } catch (const InputError& e) {
             if (!strict) throw;
             throw InputError(e.file(), e.line(), e.message() + " (--strict accepts A, C, G, U and T only)");
         }
+        trace_event("read", number);
         const auto results = stage.run(batch, abc, engines);
+        trace_event("folded", number);
         if (stage.tally().sequences == results.size()) writer.header();
         for (const auto& r : results) writer.write(r.name, r.desc, r.letters, r.length, r.fold);
         out.flush();
+        trace_event("written", number);
         progress.update(stage.tally().sequences, std::to_string(stage.tally().bases) + " bases");
     }
     progress.finish();

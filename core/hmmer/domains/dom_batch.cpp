@@ -7,6 +7,16 @@
 namespace warpdp {
 namespace {
 
+// (call, item) pairs of a many-model call, in call order: one thread loop
+// over all of them, so one model's few items leave no thread idle.
+template <class Call, class Count>
+std::vector<std::pair<uint32_t, uint32_t>> flatten(std::span<const Call> calls, Count count) {
+    std::vector<std::pair<uint32_t, uint32_t>> items;
+    for (size_t c = 0; c < calls.size(); ++c)
+        for (size_t i = 0; i < count(calls[c]); ++i) items.emplace_back(static_cast<uint32_t>(c), static_cast<uint32_t>(i));
+    return items;
+}
+
 class DomCpuBatchKernels final : public DomBatchKernels {
 public:
     DomCpuBatchKernels(std::string name, DomKernels k, unsigned threads)
@@ -16,17 +26,21 @@ public:
     // One item a block: their costs differ by orders of magnitude. The
     // workspaces outlive the call, so their matrices stop growing (and
     // faulting in fresh pages) after the first batches.
-    void parsers(const DomModel& model, std::span<const DomTarget> targets, std::span<DomParserOut> out) override {
-        grow(parallel_workers(targets.size(), threads_, 1));
-        parallel_for_workers(targets.size(), threads_, 1, [&](unsigned w, size_t t) {
-            dom_run_parsers(k_, model, targets[t], ws_[w], out[t]);
+    void parsers(std::span<const DomParsersCall> calls) override {
+        const auto items = flatten(calls, [](const DomParsersCall& c) { return c.targets.size(); });
+        grow(parallel_workers(items.size(), threads_, 1));
+        parallel_for_workers(items.size(), threads_, 1, [&](unsigned w, size_t x) {
+            const auto [c, t] = items[x];
+            dom_run_parsers(k_, calls[c].model, calls[c].targets[t], ws_[w], calls[c].out[t]);
         });
     }
-    void envelopes(const DomModel& model, std::span<const DomTarget> targets, std::span<const DomEnvelopeJob> jobs,
-                   std::span<DomEnvelopeOut> out) override {
-        grow(parallel_workers(jobs.size(), threads_, 1));
-        parallel_for_workers(jobs.size(), threads_, 1, [&](unsigned w, size_t z) {
-            dom_run_envelope(k_, model, targets[jobs[z].target], jobs[z], ws_[w], out[z]);
+    void envelopes(std::span<const DomEnvelopesCall> calls) override {
+        const auto items = flatten(calls, [](const DomEnvelopesCall& c) { return c.jobs.size(); });
+        grow(parallel_workers(items.size(), threads_, 1));
+        parallel_for_workers(items.size(), threads_, 1, [&](unsigned w, size_t x) {
+            const auto [c, z] = items[x];
+            const DomEnvelopesCall& call = calls[c];
+            dom_run_envelope(k_, call.model, call.targets[call.jobs[z].target], call.jobs[z], ws_[w], call.out[z]);
         });
     }
 
@@ -41,6 +55,18 @@ private:
 };
 
 }  // namespace
+
+void dom_parsers(DomBatchKernels& k, const DomModel& model, std::span<const DomTarget> targets,
+                 std::span<DomParserOut> out) {
+    const DomParsersCall call{model, targets, out};
+    k.parsers(std::span<const DomParsersCall>(&call, 1));
+}
+
+void dom_envelopes(DomBatchKernels& k, const DomModel& model, std::span<const DomTarget> targets,
+                   std::span<const DomEnvelopeJob> jobs, std::span<DomEnvelopeOut> out) {
+    const DomEnvelopesCall call{model, targets, jobs, out};
+    k.envelopes(std::span<const DomEnvelopesCall>(&call, 1));
+}
 
 std::unique_ptr<DomBatchKernels> make_dom_cpu_batch_kernels(std::string name, DomKernels k, unsigned threads) {
     return std::make_unique<DomCpuBatchKernels>(std::move(name), k, threads);

@@ -10,6 +10,11 @@ namespace warpdp {
 
 namespace {
 
+// An item of a many-model call: its call, its index there.
+struct Item {
+    uint32_t call, index;
+};
+
 class DomSplitBatchKernels final : public DomBatchKernels {
 public:
     DomSplitBatchKernels(std::unique_ptr<DomBatchKernels> gpu, std::unique_ptr<DomBatchKernels> cpu, unsigned threads,
@@ -20,59 +25,97 @@ public:
     std::string name() const override { return gpu_->name() + "+" + cpu_->name(); }
     double alignment_seconds() const override { return gpu_->alignment_seconds(); }
 
-    void parsers(const DomModel& model, std::span<const DomTarget> targets, std::span<DomParserOut> out) override {
-        std::vector<uint64_t> rows(targets.size());
-        for (size_t t = 0; t < targets.size(); ++t) rows[t] = targets[t].dsq.size();
-        const Split s = split(*model.odds, rows);
-        if (s.cpu.empty()) return gpu_->parsers(model, targets, out);
-        // (the rows' spans point into the caller's arena: only the scores come back)
-        const auto side = [&](const std::vector<size_t>& which, std::vector<DomTarget>& t, std::vector<DomParserOut>& o) {
-            for (size_t x : which) {
-                t.push_back(targets[x]);
-                o.push_back(out[x]);
+    void parsers(std::span<const DomParsersCall> calls) override {
+        std::vector<Item> items;
+        std::vector<SplitItemCost> costs;
+        for (uint32_t c = 0; c < calls.size(); ++c)
+            for (uint32_t t = 0; t < calls[c].targets.size(); ++t) {
+                items.push_back({c, t});
+                costs.push_back(cost(*calls[c].model.odds, calls[c].targets[t].dsq.size()));
+            }
+        const auto [on_cpu, on_gpu] = split(items, costs);
+        if (on_cpu.empty()) return gpu_->parsers(calls);
+        // Each side's targets and outs in item order, a call per model; the
+        // rows' spans point into the caller's arena, so only the scores come back.
+        struct Side {
+            std::vector<DomTarget> targets;
+            std::vector<DomParserOut> out;
+            std::vector<DomParsersCall> calls;
+        };
+        const auto make = [&](const std::vector<Item>& which, Side& s) {
+            for (const Item& x : which) {
+                s.targets.push_back(calls[x.call].targets[x.index]);
+                s.out.push_back(calls[x.call].out[x.index]);
+            }
+            for (size_t b = 0; b < which.size();) {
+                size_t e = b;
+                while (e < which.size() && which[e].call == which[b].call) ++e;
+                s.calls.push_back({calls[which[b].call].model, std::span(s.targets).subspan(b, e - b),
+                                   std::span(s.out).subspan(b, e - b)});
+                b = e;
             }
         };
-        std::vector<DomTarget> ct, gt;
-        std::vector<DomParserOut> co, go;
-        side(s.cpu, ct, co);
-        side(s.gpu, gt, go);
-        run_side_by_side([&] { cpu_->parsers(model, ct, co); }, [&] { if (!gt.empty()) gpu_->parsers(model, gt, go); });
-        for (size_t k = 0; k < s.cpu.size(); ++k) out[s.cpu[k]] = co[k];
-        for (size_t k = 0; k < s.gpu.size(); ++k) out[s.gpu[k]] = go[k];
+        Side cs, gs;
+        make(on_cpu, cs);
+        make(on_gpu, gs);
+        run_side_by_side([&] { cpu_->parsers(cs.calls); }, [&] { if (!gs.calls.empty()) gpu_->parsers(gs.calls); });
+        for (size_t k = 0; k < on_cpu.size(); ++k) calls[on_cpu[k].call].out[on_cpu[k].index] = cs.out[k];
+        for (size_t k = 0; k < on_gpu.size(); ++k) calls[on_gpu[k].call].out[on_gpu[k].index] = gs.out[k];
     }
 
-    void envelopes(const DomModel& model, std::span<const DomTarget> targets, std::span<const DomEnvelopeJob> jobs,
-                   std::span<DomEnvelopeOut> out) override {
-        std::vector<uint64_t> rows(jobs.size());
-        for (size_t z = 0; z < jobs.size(); ++z) rows[z] = static_cast<uint64_t>(jobs[z].j - jobs[z].i + 1);
-        const Split s = split(*model.odds, rows);
-        if (s.cpu.empty()) return gpu_->envelopes(model, targets, jobs, out);
-        const auto side = [&](const std::vector<size_t>& which, std::vector<DomEnvelopeJob>& j) {
-            for (size_t x : which) j.push_back(jobs[x]);
+    void envelopes(std::span<const DomEnvelopesCall> calls) override {
+        std::vector<Item> items;
+        std::vector<SplitItemCost> costs;
+        for (uint32_t c = 0; c < calls.size(); ++c)
+            for (uint32_t z = 0; z < calls[c].jobs.size(); ++z) {
+                items.push_back({c, z});
+                const DomEnvelopeJob& j = calls[c].jobs[z];
+                costs.push_back(cost(*calls[c].model.odds, static_cast<uint64_t>(j.j - j.i + 1)));
+            }
+        const auto [on_cpu, on_gpu] = split(items, costs);
+        if (on_cpu.empty()) return gpu_->envelopes(calls);
+        // (each side's jobs keep indexing their call's targets)
+        struct Side {
+            std::vector<DomEnvelopeJob> jobs;
+            std::vector<DomEnvelopeOut> out;
+            std::vector<DomEnvelopesCall> calls;
         };
-        std::vector<DomEnvelopeJob> cj, gj;
-        side(s.cpu, cj);
-        side(s.gpu, gj);
-        std::vector<DomEnvelopeOut> co(cj.size()), go(gj.size());
-        run_side_by_side([&] { cpu_->envelopes(model, targets, cj, co); },
-                         [&] { if (!gj.empty()) gpu_->envelopes(model, targets, gj, go); });
-        for (size_t k = 0; k < s.cpu.size(); ++k) out[s.cpu[k]] = std::move(co[k]);
-        for (size_t k = 0; k < s.gpu.size(); ++k) out[s.gpu[k]] = std::move(go[k]);
+        const auto make = [&](const std::vector<Item>& which, Side& s) {
+            for (const Item& x : which) s.jobs.push_back(calls[x.call].jobs[x.index]);
+            s.out.resize(which.size());
+            for (size_t b = 0; b < which.size();) {
+                size_t e = b;
+                while (e < which.size() && which[e].call == which[b].call) ++e;
+                const DomEnvelopesCall& c = calls[which[b].call];
+                s.calls.push_back(
+                    {c.model, c.targets, std::span(s.jobs).subspan(b, e - b), std::span(s.out).subspan(b, e - b)});
+                b = e;
+            }
+        };
+        Side cs, gs;
+        make(on_cpu, cs);
+        make(on_gpu, gs);
+        run_side_by_side([&] { cpu_->envelopes(cs.calls); }, [&] { if (!gs.calls.empty()) gpu_->envelopes(gs.calls); });
+        for (size_t k = 0; k < on_cpu.size(); ++k) calls[on_cpu[k].call].out[on_cpu[k].index] = std::move(cs.out[k]);
+        for (size_t k = 0; k < on_gpu.size(); ++k) calls[on_gpu[k].call].out[on_gpu[k].index] = std::move(gs.out[k]);
     }
 
 private:
-    struct Split {
-        std::vector<size_t> cpu, gpu;  // item indices, each in batch order
-    };
+    SplitItemCost cost(const FwdProfile& fp, uint64_t rows) const {
+        return {costs_.gpu_seconds(rows, fp.Q), costs_.cpu_seconds(rows, fp.M)};
+    }
 
-    Split split(const FwdProfile& fp, const std::vector<uint64_t>& rows) const {
-        std::vector<SplitItemCost> costs;
-        for (uint64_t L : rows) costs.push_back({costs_.gpu_seconds(L, fp.Q), costs_.cpu_seconds(L, fp.M)});
+    // The items of each side, in item order (so grouped by call).
+    std::pair<std::vector<Item>, std::vector<Item>> split(const std::vector<Item>& items,
+                                                          const std::vector<SplitItemCost>& costs) const {
         const SplitPlan plan = plan_split(costs, threads_);
         const auto cut = plan.order.begin() + static_cast<std::ptrdiff_t>(plan.cpu);
-        Split s{{plan.order.begin(), cut}, {cut, plan.order.end()}};
-        std::sort(s.cpu.begin(), s.cpu.end());
-        std::sort(s.gpu.begin(), s.gpu.end());
+        std::vector<size_t> cpu(plan.order.begin(), cut), gpu(cut, plan.order.end());
+        std::sort(cpu.begin(), cpu.end());
+        std::sort(gpu.begin(), gpu.end());
+        std::pair<std::vector<Item>, std::vector<Item>> s;
+        for (size_t x : cpu) s.first.push_back(items[x]);
+        for (size_t x : gpu) s.second.push_back(items[x]);
         return s;
     }
 

@@ -75,11 +75,13 @@ public:
     FailingEngine(std::set<std::string> fast, std::set<std::string> late)
         : inner_(make_dom_cpu_engine(2)), fast_(std::move(fast)), late_(std::move(late)) {}
     std::string name() const override { return inner_->name(); }
-    void search(const DomModel& model, std::span<const DomTarget> targets, const DomSettings& settings,
-                std::span<DomResult> out) override {
-        if (fast_.contains(model.hmm->name)) throw LastStageStop("fast " + model.hmm->name);
-        inner_->search(model, targets, settings, out);
-        if (late_.contains(model.hmm->name)) throw LastStageStop("late " + model.hmm->name);
+    using DomEngine::search;
+    void search(std::span<const DomSearchCall> calls, const DomSettings& settings) override {
+        for (const DomSearchCall& c : calls) {
+            if (fast_.contains(c.model.hmm->name)) throw LastStageStop("fast " + c.model.hmm->name);
+            inner_->search(c.model, c.targets, settings, c.out);
+            if (late_.contains(c.model.hmm->name)) throw LastStageStop("late " + c.model.hmm->name);
+        }
     }
 
 private:
@@ -153,6 +155,23 @@ TEST_CASE("every worker checks for a stop, and a stop ends the run once all have
         };
         CHECK_THROWS_AS(run_last_stage(c.in, c.models, cpu_engines(workers)), Stop);
     }
+}
+
+TEST_CASE("groups of models: consecutive, each about a 1/(2 * workers) share of the survivors, none empty") {
+    // Equal models: two groups a worker.
+    CHECK(last_stage_groups(std::vector<double>(8, 10.0), 1) == std::vector<size_t>{0, 4, 8});
+    CHECK(last_stage_groups(std::vector<double>(8, 10.0), 2) == std::vector<size_t>{0, 2, 4, 6, 8});
+    // More workers than models: a model a group.
+    CHECK(last_stage_groups(std::vector<double>(3, 10.0), 4) == std::vector<size_t>{0, 1, 2, 3});
+    // A large model closes its group; the small ones after it share one.
+    CHECK(last_stage_groups({1.0, 100.0, 1.0, 1.0, 1.0}, 1) == std::vector<size_t>{0, 2, 5});
+    // Models without survivors join their neighbours; none at all: one group.
+    CHECK(last_stage_groups({0.0, 0.0, 0.0}, 2) == std::vector<size_t>{0, 3});
+    CHECK(last_stage_groups({}, 2) == std::vector<size_t>{0});
+    // No group much over kLastStageGroupBytes, however few the workers.
+    const std::vector<double> many(1000, kLastStageGroupBytes / 8);
+    const std::vector<size_t> g = last_stage_groups(many, 1);
+    for (size_t k = 0; k + 1 < g.size(); ++k) CHECK(g[k + 1] - g[k] == 8);
 }
 
 TEST_CASE("CPU workers: several only while every model's work stays within one worker's share") {

@@ -42,16 +42,21 @@ public:
     int parser_calls = 0, envelope_calls = 0;
 
     std::string name() const override { return "probe"; }
-    void parsers(const DomModel& model, std::span<const DomTarget> targets, std::span<DomParserOut> out) override {
+    void parsers(std::span<const DomParsersCall> calls) override {
         ++parser_calls;
-        for (size_t t = targets.size(); t-- > 0;) inner_->parsers(model, targets.subspan(t, 1), out.subspan(t, 1));
-        if (tamper_parsers) tamper_parsers(targets, out);
+        for (const DomParsersCall& c : calls) {
+            for (size_t t = c.targets.size(); t-- > 0;)
+                dom_parsers(*inner_, c.model, c.targets.subspan(t, 1), c.out.subspan(t, 1));
+            if (tamper_parsers) tamper_parsers(c.targets, c.out);
+        }
     }
-    void envelopes(const DomModel& model, std::span<const DomTarget> targets, std::span<const DomEnvelopeJob> jobs,
-                   std::span<DomEnvelopeOut> out) override {
+    void envelopes(std::span<const DomEnvelopesCall> calls) override {
         ++envelope_calls;
-        for (size_t z = jobs.size(); z-- > 0;) inner_->envelopes(model, targets, jobs.subspan(z, 1), out.subspan(z, 1));
-        if (tamper_envelopes) tamper_envelopes(targets, jobs, out);
+        for (const DomEnvelopesCall& c : calls) {
+            for (size_t z = c.jobs.size(); z-- > 0;)
+                dom_envelopes(*inner_, c.model, c.targets, c.jobs.subspan(z, 1), c.out.subspan(z, 1));
+            if (tamper_envelopes) tamper_envelopes(c.targets, c.jobs, c.out);
+        }
     }
 
 private:
@@ -214,14 +219,15 @@ class RowNotingKernels final : public DomBatchKernels {
 public:
     std::vector<uint64_t> parser_rows, envelope_rows;
     std::string name() const override { return "noting"; }
-    void parsers(const DomModel& model, std::span<const DomTarget> targets, std::span<DomParserOut> out) override {
-        for (const DomTarget& t : targets) parser_rows.push_back(t.dsq.size());
-        inner_->parsers(model, targets, out);
+    void parsers(std::span<const DomParsersCall> calls) override {
+        for (const DomParsersCall& c : calls)
+            for (const DomTarget& t : c.targets) parser_rows.push_back(t.dsq.size());
+        inner_->parsers(calls);
     }
-    void envelopes(const DomModel& model, std::span<const DomTarget> targets, std::span<const DomEnvelopeJob> jobs,
-                   std::span<DomEnvelopeOut> out) override {
-        for (const DomEnvelopeJob& z : jobs) envelope_rows.push_back(static_cast<uint64_t>(z.j - z.i + 1));
-        inner_->envelopes(model, targets, jobs, out);
+    void envelopes(std::span<const DomEnvelopesCall> calls) override {
+        for (const DomEnvelopesCall& c : calls)
+            for (const DomEnvelopeJob& z : c.jobs) envelope_rows.push_back(static_cast<uint64_t>(z.j - z.i + 1));
+        inner_->envelopes(calls);
     }
 
 private:
@@ -266,6 +272,62 @@ TEST_CASE("split batch kernels: the CPU side takes the longest items, and the re
             // longest target (the batch is one call).
             if (threads == 1) CHECK(c->parser_rows.size() == 1);
         }
+}
+
+TEST_CASE("several models searched at once give each model the results of its own search, however batches cut them") {
+    const uint64_t s = seed();
+    rng().seed(s);
+    std::vector<Search> all = searches(15);
+    REQUIRE(all.size() >= 2);
+    DomSettings settings;
+    settings.seed = static_cast<uint32_t>(uniform(1, 1000));
+    // Each model alone, with the settings the joint search shares.
+    std::vector<std::vector<DomResult>> want(all.size());
+    uint64_t residues = 0;
+    for (size_t m = 0; m < all.size(); ++m) {
+        all[m].settings = settings;
+        want[m] = all[m].run(*make_dom_reference_engine());
+        for (const DomTarget& t : all[m].targets) residues += t.dsq.size();
+    }
+    const auto joint = [&](DomEngine& engine) {
+        std::vector<std::vector<DomResult>> got(all.size());
+        std::vector<DomSearchCall> calls;
+        for (size_t m = 0; m < all.size(); ++m) {
+            got[m].resize(all[m].targets.size());
+            calls.push_back({all[m].model(), all[m].targets, got[m]});
+        }
+        engine.search(calls, settings);
+        for (size_t m = 0; m < all.size(); ++m) {
+            CAPTURE(all[m].hmm->name);
+            for (size_t j = 0; j < got[m].size(); ++j) check_same(want[m][j], got[m][j]);
+        }
+    };
+    // Batches that hold every model, a few, or cut models in two.
+    for (const uint64_t batch : {kDomBatchResidues, residues / 3, uint64_t{1}})
+        for (unsigned threads : {1u, 3u}) {
+            CAPTURE(batch);
+            CAPTURE(threads);
+            ProbeKernels* probe = nullptr;
+            const auto engine = probe_engine(probe, threads, batch);
+            joint(*engine);
+            if (batch == kDomBatchResidues) CHECK(probe->parser_calls == 1);  // one call for every model
+            joint(*make_dom_staged_engine("cpu", dom_vector_kernels(),
+                                          make_dom_cpu_batch_kernels("cpu", dom_vector_kernels(), threads), threads,
+                                          batch));
+        }
+    // Split kernels over several models: each side gets a call per model.
+    FwdSplitCosts costs;
+    costs.row_us = 1.0;
+    costs.row_us_per_q = 0.0;
+    costs.cell_ns = 2.0;
+    auto gpu = std::make_unique<RowNotingKernels>();
+    auto cpu = std::make_unique<RowNotingKernels>();
+    RowNotingKernels *g = gpu.get(), *c = cpu.get();
+    joint(*make_dom_staged_engine("split", dom_reference_kernels(),
+                                  make_dom_split_batch_kernels(std::move(gpu), std::move(cpu), 2, costs), 2,
+                                  kDomBatchResidues));
+    CHECK(!c->parser_rows.empty());
+    CHECK(!g->parser_rows.empty());
 }
 
 TEST_CASE("the split rule: the CPU takes the slowest GPU items while its threads finish first") {
