@@ -1,8 +1,9 @@
 // The post-filter stages' float work on one GPU (docs/hmmer-filters.md
 // §16.10): stage A as parser jobs of the CUDA Forward/Backward engine, stage
 // C as its full jobs, whose posteriors stay on the device for the
-// optimal-accuracy engine. Equal to the CPU batch kernels to the bit. No
-// CUDA types.
+// optimal-accuracy engine; every model's calls of one parsers() or
+// envelopes() share the launches. Equal to the CPU batch kernels to the
+// bit. No CUDA types.
 #pragma once
 
 #include <memory>

@@ -1,7 +1,8 @@
-// The CUDA post-filter engine (docs/hmmer-filters.md §16.8): a call's jobs
-// go to the device in batches that fit its memory, one launch a batch, four
-// threads a job (kernels/dom/dom_kernels.cuh), longest jobs first so the
-// groups of a warp run similar row counts. The specials of every job come
+// The CUDA post-filter engine (docs/hmmer-filters.md §16.8): a call's jobs,
+// of any of the models set, go to the device in batches that fit its
+// memory, one launch a batch, four threads a job
+// (kernels/dom/dom_kernels.cuh), costliest jobs first so the groups of a
+// warp run similar times. The specials of every job come
 // back; the scores are finished here with glibc's logarithms, as the CPU
 // forms finish them (a GPU log may round differently).
 #include <cuda_runtime.h>
@@ -33,22 +34,27 @@ public:
     float* arena() const noexcept override { return arena_.get(); }
     void* stream() const noexcept override { return stream_->get(); }
 
-    void set_model(const FwdProfile& fp) override {
+    void set_models(std::span<const FwdProfile* const> models) override {
+        for (const FwdProfile* fp : models)
+            if (!fp) throw InternalError("the CUDA post-filter engine given no profile for a model");
         DeviceGuard guard(device_);
         const cudaStream_t st = stream_->get();
-        emit_.reserve(fp.emit.size());
-        trans_.reserve(fp.trans.size());
-        WARPDP_CUDA_CHECK(cudaMemcpyAsync(emit_.get(), fp.emit.data(), fp.emit.size() * sizeof(float),
+        dom_model_tables(models, host_emit_, host_trans_, models_);
+        Q_.resize(models_.size());
+        for (size_t m = 0; m < models_.size(); ++m) Q_[m] = models_[m].Q;
+        emit_.reserve(std::max<size_t>(host_emit_.size(), 1));
+        trans_.reserve(std::max<size_t>(host_trans_.size(), 1));
+        model_desc_.reserve(std::max<size_t>(models_.size(), 1));
+        WARPDP_CUDA_CHECK(cudaMemcpyAsync(emit_.get(), host_emit_.data(), host_emit_.size() * sizeof(float),
                                           cudaMemcpyHostToDevice, st));
-        WARPDP_CUDA_CHECK(cudaMemcpyAsync(trans_.get(), fp.trans.data(), fp.trans.size() * sizeof(float),
+        WARPDP_CUDA_CHECK(cudaMemcpyAsync(trans_.get(), host_trans_.data(), host_trans_.size() * sizeof(float),
                                           cudaMemcpyHostToDevice, st));
-        WARPDP_CUDA_CHECK(cudaStreamSynchronize(st));  // the host profile may go
-        M_ = fp.M;
-        Q_ = fp.Q;
+        WARPDP_CUDA_CHECK(cudaMemcpyAsync(model_desc_.get(), models_.data(), models_.size() * sizeof(DomModelDesc),
+                                          cudaMemcpyHostToDevice, st));
+        WARPDP_CUDA_CHECK(cudaStreamSynchronize(st));  // the host vectors may change
     }
 
     void run(std::span<const DomCudaJob> jobs, std::span<DomCudaResult> out, const OnBatch& on_batch) override {
-        if (Q_ == 0) throw InternalError("the CUDA post-filter engine ran before set_model");
         if (out.size() != jobs.size()) throw InternalError("the CUDA post-filter engine given results of another size");
         DeviceGuard guard(device_);
         batch_first_ = batch_count_ = 0;
@@ -56,9 +62,13 @@ public:
         uint64_t spec_total = 0;
         for (size_t j = 0; j < jobs.size(); ++j) {
             if (jobs[j].dsq.empty()) throw InternalError("the CUDA post-filter engine given an empty target");
+            if (jobs[j].model >= models_.size())
+                throw InternalError("a CUDA post-filter job of model " + std::to_string(jobs[j].model) + ", " +
+                                    std::to_string(models_.size()) + " set");
             Job& b = jobs_[j];
             b.L = jobs[j].dsq.size();
             b.full = jobs[j].full;
+            b.model = jobs[j].model;
             b.host_spec = spec_total;
             spec_total += dom_specials_floats(b.L);
         }
@@ -73,14 +83,15 @@ public:
             size_t end = first;
             uint64_t bytes = 0;
             while (end < jobs.size()) {
-                const uint64_t need = dom_job_bytes(Q_, jobs_[end].L, jobs_[end].full);
+                const uint64_t need = dom_job_bytes(Q_[jobs_[end].model], jobs_[end].L, jobs_[end].full);
                 if (bytes + need > budget) break;
                 bytes += need;
                 ++end;
             }
             if (end == first)
                 throw ResourceError("a post-filter job of " + std::to_string(jobs_[first].L) + " residues needs " +
-                                    std::to_string(dom_job_bytes(Q_, jobs_[first].L, jobs_[first].full)) +
+                                    std::to_string(dom_job_bytes(Q_[jobs_[first].model], jobs_[first].L,
+                                                                 jobs_[first].full)) +
                                     " bytes of GPU memory, " +
                                     std::to_string(budget) + " available");
             run_batch(jobs, first, end);
@@ -95,7 +106,7 @@ public:
 
     void specials(size_t j, DomMatrix& fwd, DomMatrix& bck) const override {
         const Job& b = job(j);
-        dom_specials_matrices(M_, b.L, host_specials_.data() + b.host_spec, host_flags_[j], fwd, bck);
+        dom_specials_matrices(models_[b.model].M, b.L, host_specials_.data() + b.host_spec, host_flags_[j], fwd, bck);
     }
 
     DomDeviceMatrix posterior(size_t j) const override {
@@ -113,8 +124,8 @@ public:
             throw InternalError("job " + std::to_string(j) + "'s matrices are no longer on the GPU");
         DomDeviceMatrix m;
         m.offset = b.mat_off;
-        m.M = M_;
-        m.Q = Q_;
+        m.M = models_[b.model].M;
+        m.Q = models_[b.model].Q;
         m.L = b.L;
         m.cells = arena_.get() + m.offset;
         m.specials = m.cells + (m.L + 1) * m.row_floats();
@@ -123,7 +134,7 @@ public:
 
     void copy_posterior(size_t j, DomMatrix& pp) const override {
         const DomDeviceMatrix m = posterior(j);
-        pp.reshape(M_, m.L, true);
+        pp.reshape(m.M, m.L, true);
         std::vector<float> x((m.L + 1) * kDomSpecials);
         download(pp.row(0), m.cells, (m.L + 1) * m.row_floats());
         download(x.data(), m.specials, x.size());
@@ -136,7 +147,7 @@ public:
 
     void copy_forward(size_t j, DomMatrix& fwd) const override {
         const DomDeviceMatrix m = forward(j);
-        fwd.reshape(M_, m.L, true);
+        fwd.reshape(m.M, m.L, true);
         download(fwd.row(0), m.cells, (m.L + 1) * m.row_floats());
         const float* fx = host_specials_.data() + jobs_[j].host_spec;
         dom_fill_specials(fwd, fx);
@@ -148,6 +159,7 @@ private:
     struct Job {
         uint64_t L = 0;
         bool full = false;
+        uint32_t model = 0;
         uint64_t host_spec = 0;  // into host_specials_
         uint64_t mat_off = 0;    // into the arena, while its batch is resident
     };
@@ -180,8 +192,7 @@ private:
         DomParams p{};
         p.emit = emit_.get();
         p.trans = trans_.get();
-        p.M = M_;
-        p.Q = Q_;
+        p.models = model_desc_.get();
         p.res = res_.get();
         p.jobs = desc_.get();
         p.order = order_.get();
@@ -202,8 +213,11 @@ private:
     int device_;
     uint64_t budget_override_;
     std::unique_ptr<Stream> stream_;
-    int M_ = 0, Q_ = 0;
+    std::vector<DomModelDesc> models_;  // as set_models() uploaded them
+    std::vector<int> Q_;                // models_' Q, for dom_layout_batch
+    std::vector<float> host_emit_, host_trans_;
     DeviceBuffer<float> emit_, trans_, arena_;
+    DeviceBuffer<DomModelDesc> model_desc_;
     DeviceBuffer<uint8_t> res_;
     DeviceBuffer<DomJobDesc> desc_;
     DeviceBuffer<uint32_t> order_, flags_;

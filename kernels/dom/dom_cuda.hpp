@@ -1,5 +1,5 @@
 // The CUDA forms of the post-filter Forward, Backward and posterior decoding
-// (docs/hmmer-filters.md §16.8): many jobs of one model per call, each equal
+// (docs/hmmer-filters.md §16.8): many jobs of one or several models per call, each equal
 // bit for bit to dom_forward_cpu, dom_backward_cpu and (full jobs)
 // dom_decoding_cpu in place. A full job's posterior matrix stays in device
 // memory, in DomMatrix's layout, for the kernels that follow it. No CUDA
@@ -26,6 +26,7 @@ struct DomCudaJob {
     std::span<const uint8_t> dsq;  // length >= 1; must outlive the run() call
     DomSpecialOdds odds;
     bool full = false;
+    uint32_t model = 0;  // index into the models of the engine's set_models()
 };
 
 struct DomCudaResult {
@@ -51,8 +52,14 @@ class DomCudaEngine {
 public:
     virtual ~DomCudaEngine() = default;
     virtual int device() const noexcept = 0;
-    // Uploads the model's odds; every later run() uses them.
-    virtual void set_model(const FwdProfile& fp) = 0;
+    // Uploads the models' odds; every later run() uses them, job j those of
+    // models[jobs[j].model]. The profiles may go once the call returns.
+    virtual void set_models(std::span<const FwdProfile* const> models) = 0;
+    // One model, for jobs of model 0.
+    void set_model(const FwdProfile& fp) {
+        const FwdProfile* const one[1] = {&fp};
+        set_models(one);
+    }
     // Runs every job, out[j] for jobs[j], in batches whose matrices fit the
     // device's free memory (or the engine's test budget). After each batch,
     // on_batch(first, count) is called with jobs [first, first + count)
@@ -67,9 +74,9 @@ public:
     // filled), as dom_domain_decoding reads them.
     virtual void specials(size_t j, DomMatrix& fwd, DomMatrix& bck) const = 0;
 
-    // Full jobs of the resident batch. posterior(j): the decoded matrix
-    // (the Backward matrix decoded in place, as the search decodes it: its
-    // scale column is Backward's). forward(j): the Forward matrix's cells,
+    // Full jobs of the resident batch, each in its model's shape.
+    // posterior(j): the decoded matrix (the Backward matrix decoded in
+    // place, as the search decodes it: its scale column is Backward's). forward(j): the Forward matrix's cells,
     // then room for specials that this engine leaves unwritten (the Forward
     // specials are in specials()): free for a later kernel to overwrite with
     // a matrix of the same shape (the optimal-accuracy fill's, say).

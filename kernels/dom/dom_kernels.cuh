@@ -1,6 +1,7 @@
 // The post-filter Forward, Backward and posterior decoding on the GPU
-// (docs/hmmer-filters.md §16.8): four threads per job, thread z playing SSE
-// lane z of dom_cpu.cpp's vectors, each float operation the one dom_cpu.cpp
+// (docs/hmmer-filters.md §16.8): four threads per job, each job on its own
+// model's odds and shape (DomParams::models), thread z playing SSE lane z
+// of dom_cpu.cpp's vectors, each float operation the one dom_cpu.cpp
 // performs, in its order, as an explicit round-to-nearest flush-to-zero PTX
 // instruction (no FMA, denormal results 0 as under hmmsearch's FTZ mode).
 // Lane shifts and the (e0+e1)+(e2+e3) sums go through shuffles within the
@@ -50,15 +51,16 @@ enum : int { kE = 0, kN, kJ, kB, kC, kScale, kX = 6 };
 enum : int { kM = 0, kD, kI };
 enum : int { tBM = 0, tMM, tIM, tDM, tMD, tMI, tII, tDD };
 
-// One job's view for lane z of its group of four.
+// One job's view for lane z of its group of four, on its model's odds.
 struct Lane {
-    const DomParams& p;
     unsigned group;
-    int z, Q;
-    uint64_t R;  // floats of a row of cells
+    int z, M, Q;
+    uint64_t R;          // floats of a row of cells
+    const float* trans;  // the model's FwdProfile::trans
+    const float* emit;   // the model's FwdProfile::emit
 
-    __device__ float t(int q, int s) const { return __ldg(p.trans + (q * 8 + s) * 4 + z); }
-    __device__ float e(uint8_t x, int q) const { return __ldg(p.emit + (static_cast<uint64_t>(x) * Q + q) * 4 + z); }
+    __device__ float t(int q, int s) const { return __ldg(trans + (q * 8 + s) * 4 + z); }
+    __device__ float e(uint8_t x, int q) const { return __ldg(emit + (static_cast<uint64_t>(x) * Q + q) * 4 + z); }
     // Lane z takes lane z-1 (lane 0 takes 0), and lane z takes lane z+1 (lane 3 takes 0).
     __device__ float shift_up(float v) const {
         const float u = __shfl_up_sync(group, v, 1, 4);
@@ -148,7 +150,7 @@ __device__ void forward(const Lane& ln, const DomJobDesc& jd, const uint8_t* dsq
                 dcv = mul(dcv, ln.t(q, tDD));
             }
             // the vote is taken by all four lanes whatever M is
-            if (!__any_sync(ln.group, changed) && ln.p.M >= 100) break;
+            if (!__any_sync(ln.group, changed) && ln.M >= 100) break;
         }
         WARPDP_DOM_UNROLL
         for (int q = 0; q < Q; ++q) xEv = add(cur[q * 12 + 4], xEv);
@@ -336,8 +338,9 @@ __global__ void __launch_bounds__(128) dom_kernel(DomParams p) {
     if (g >= p.n) return;  // whole groups of four leave together
     const uint32_t j = p.order[g];
     const DomJobDesc jd = p.jobs[j];
-    const Lane ln{p, 0xFu << (threadIdx.x & 28u), static_cast<int>(tid % 4), p.Q,
-                  static_cast<uint64_t>(p.Q) * 12};
+    const DomModelDesc md = p.models[jd.model];
+    const Lane ln{0xFu << (threadIdx.x & 28u), static_cast<int>(tid % 4), md.M, md.Q,
+                  static_cast<uint64_t>(md.Q) * 12, p.trans + md.trans, p.emit + md.emit};
     const uint8_t* const dsq = p.res + jd.res_off;
     float* const fx = p.arena + jd.spec_off;
     float* const bx = fx + (jd.L + 1) * kX;

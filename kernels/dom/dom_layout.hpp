@@ -27,17 +27,40 @@ namespace warpdp {
 struct DomJobDesc {
     uint64_t res_off, L, spec_off, mat_off;
     float n_loop, n_move, e_loop, e_move, c_loop, c_move, j_loop, j_move;
-    uint32_t full, pad;
+    uint32_t full, model;  // model: index into DomParams::models
 };
+
+// One model of a launch: its FwdProfile::emit and ::trans at these float
+// offsets into the launch's emit and trans buffers, and its shape.
+struct DomModelDesc {
+    uint64_t emit, trans;
+    int32_t M, Q;
+};
+
+// Every model's odds in one emit and one trans buffer, with their table.
+// Models left null (none of a launch's jobs use them) get no odds.
+inline void dom_model_tables(std::span<const FwdProfile* const> models, std::vector<float>& emit,
+                             std::vector<float>& trans, std::vector<DomModelDesc>& desc) {
+    emit.clear();
+    trans.clear();
+    desc.assign(models.size(), DomModelDesc{});
+    for (size_t m = 0; m < models.size(); ++m) {
+        if (!models[m]) continue;
+        const FwdProfile& fp = *models[m];
+        desc[m] = DomModelDesc{emit.size(), trans.size(), fp.M, fp.Q};
+        emit.insert(emit.end(), fp.emit.begin(), fp.emit.end());
+        trans.insert(trans.end(), fp.trans.begin(), fp.trans.end());
+    }
+}
 
 // A job's result flags.
 inline constexpr uint32_t kDomFlagOwnScales = 1;  // Backward took its own scale factors
 inline constexpr uint32_t kDomFlagOverflow = 2;   // decoding's scale product became infinite
 
 struct DomParams {
-    const float* emit;   // FwdProfile::emit
-    const float* trans;  // FwdProfile::trans
-    int M, Q;
+    const float* emit;           // every model's FwdProfile::emit
+    const float* trans;          // every model's FwdProfile::trans
+    const DomModelDesc* models;  // where each model's are, and its M and Q
     const uint8_t* res;
     const DomJobDesc* jobs;
     const uint32_t* order;  // group g runs job order[g]
@@ -51,15 +74,22 @@ inline uint64_t dom_specials_floats(uint64_t L) { return 2 * (L + 1) * kDomSpeci
 inline uint64_t dom_matrices_floats(int Q, uint64_t L, bool full) {
     return full ? 2 * (L + 1) * (dom_row_floats(Q) + kDomSpecials) : 2 * dom_row_floats(Q);
 }
-// Device bytes of one job: arena, residues, descriptor, order and flags.
+// Device bytes of one job (of a model of Q stripe positions): arena,
+// residues, descriptor, order and flags.
 inline uint64_t dom_job_bytes(int Q, uint64_t L, bool full) {
     return (dom_specials_floats(L) + dom_matrices_floats(Q, L, full)) * sizeof(float) + L + sizeof(DomJobDesc) +
            2 * sizeof(uint32_t);
 }
 
+// A job's estimated time, for the order of the kernel's groups: rows times
+// a row's cost, which grows with Q as the Forward filter's cost model has
+// it (fwd_split.hpp: 5.5 + 0.065 Q us a row, so Q + 85 up to a factor).
+inline double dom_job_cost(int Q, uint64_t L) { return static_cast<double>(L) * (Q + 85); }
+
 // A batch as the kernel reads it: the specials of all jobs first, in job
 // order (one copy brings them back), then the matrices; the kernel's groups
-// take the jobs longest first, so those of a warp run similar row counts.
+// take the jobs costliest first (dom_job_cost), so those of a warp run
+// similar times, however their models differ.
 struct DomBatch {
     std::vector<DomJobDesc> desc;
     std::vector<uint8_t> res;
@@ -68,7 +98,8 @@ struct DomBatch {
     uint64_t arena_floats = 0;
 };
 
-inline void dom_layout_batch(std::span<const DomCudaJob> jobs, int Q, DomBatch& b) {
+// Q[m]: the stripe positions of model m, for the jobs of that model.
+inline void dom_layout_batch(std::span<const DomCudaJob> jobs, std::span<const int> Q, DomBatch& b) {
     b.desc.resize(jobs.size());
     b.res.clear();
     b.specials_floats = 0;
@@ -84,7 +115,7 @@ inline void dom_layout_batch(std::span<const DomCudaJob> jobs, int Q, DomBatch& 
         d.spec_off = spec;
         spec += dom_specials_floats(d.L);
         d.mat_off = mat;
-        mat += dom_matrices_floats(Q, d.L, in.full);
+        mat += dom_matrices_floats(Q[in.model], d.L, in.full);
         d.n_loop = in.odds.n_loop;
         d.n_move = in.odds.n_move;
         d.e_loop = in.odds.e_loop;
@@ -94,12 +125,14 @@ inline void dom_layout_batch(std::span<const DomCudaJob> jobs, int Q, DomBatch& 
         d.j_loop = in.odds.j_loop;
         d.j_move = in.odds.j_move;
         d.full = in.full ? 1 : 0;
+        d.model = in.model;
     }
     b.arena_floats = mat;
+    std::vector<double> cost(jobs.size());
+    for (size_t k = 0; k < jobs.size(); ++k) cost[k] = dom_job_cost(Q[jobs[k].model], b.desc[k].L);
     b.order.resize(jobs.size());
     std::iota(b.order.begin(), b.order.end(), 0u);
-    std::stable_sort(b.order.begin(), b.order.end(),
-                     [&](uint32_t x, uint32_t y) { return b.desc[x].L > b.desc[y].L; });
+    std::stable_sort(b.order.begin(), b.order.end(), [&](uint32_t x, uint32_t y) { return cost[x] > cost[y]; });
 }
 
 // The totscale of the CPU forms, from a matrix's scale column, in the

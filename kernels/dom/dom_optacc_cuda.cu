@@ -1,9 +1,10 @@
 // The CUDA optimal-accuracy engine (docs/hmmer-filters.md §16.9). A call
-// takes one model's envelopes and cuts them into launches whose OA matrices
-// fit the scratch bound; each launch runs the fill, the traceback and null2
-// on one stream. A traceback buffer is sized for one domain (L + M + 16
-// steps); a trace that needs more is counted to its end and run again alone
-// with room for it. null2's degenerate codes are finished on the host, in
+// takes envelopes of one model or several (the odds of those it uses
+// uploaded once, with a table of where each model's are) and cuts them into
+// launches whose OA matrices fit the scratch bound; each launch runs the
+// fill, the traceback and null2 on one stream. A traceback buffer is sized
+// for one domain (L + its model's M + 16 steps); a trace that needs more is
+// counted to its end and run again alone with room for it. null2's degenerate codes are finished on the host, in
 // dom_null2's arithmetic (a few adds per code, no reason for a kernel).
 #include <cuda_runtime.h>
 
@@ -40,6 +41,9 @@ unsigned blocks_for(uint64_t threads) { return static_cast<unsigned>((threads + 
 
 class CudaDomOaEngine final : public DomOaEngine {
 public:
+    using DomOaEngine::run;
+    using DomOaEngine::run_host;
+
     CudaDomOaEngine(int device, const DomOaTestHooks& h)
         : device_(device),
           scratch_bytes_(h.oa_scratch_bytes > 0 ? h.oa_scratch_bytes : kScratchBytes),
@@ -51,14 +55,24 @@ public:
         stream_ = std::make_unique<Stream>();
     }
 
-    void run(const FwdProfile& fp, const Alphabet& abc, const DomOaPosteriors& pp, DomOaResults& out) override {
+    void run(std::span<const FwdProfile* const> models, const Alphabet& abc, const DomOaPosteriors& pp,
+             DomOaResults& out) override {
         DeviceGuard guard(device_);
         const cudaStream_t st = stream_->get();
         const auto envs = pp.envelopes;
         const size_t n = envs.size();
-        if (abc.K() > fp.Kp || abc.Kp() < abc.K() + 3) throw InternalError("optimal accuracy: alphabet and profile disagree");
-        for (const DomOaEnvelope& e : envs)
+        // only the models the envelopes use go up (a caller may pass all its models)
+        used_.assign(models.size(), nullptr);
+        for (const DomOaEnvelope& e : envs) {
             if (e.L == 0) throw InternalError("optimal accuracy needs envelopes of at least one residue");
+            if (e.model >= models.size() || !models[e.model])
+                throw InternalError("optimal accuracy: an envelope of model " + std::to_string(e.model) + ", " +
+                                    std::to_string(models.size()) + " given");
+            used_[e.model] = models[e.model];
+        }
+        for (const FwdProfile* fp : used_)
+            if (fp && (abc.K() > fp->Kp || abc.Kp() < abc.K() + 3))
+                throw InternalError("optimal accuracy: alphabet and profile disagree");
         out = DomOaResults{};
         out.Kp = abc.Kp();
         out.oasc.resize(n);
@@ -68,43 +82,52 @@ public:
         if (keep_ox_) out.ox_cells_off.assign(1, 0), out.ox_specials_off.assign(1, 0);
         if (n == 0) return;
 
-        upload(trans_, fp.trans, st);
-        upload(emit_, fp.emit, st);
+        dom_model_tables(used_, host_emit_, host_trans_, models_);
+        upload(trans_, host_trans_, st);
+        upload(emit_, host_emit_, st);
+        upload(models_dev_, models_, st);
         DomOaParams p{};
         p.pp_cells = pp.cells;
         p.pp_specials = pp.specials;
         p.trans = trans_.get();
         p.emit = emit_.get();
-        p.M = fp.M;
-        p.Q = fp.Q;
+        p.models = models_dev_.get();
         p.K = abc.K();
-        const uint64_t row_cells = static_cast<uint64_t>(fp.Q) * kDomCells * kFwdLanes;
-        auto ox_bytes = [&](const DomOaEnvelope& e) { return (e.L + 1) * (row_cells + kDomSpecials) * sizeof(float); };
+        auto ox_bytes = [&](const DomOaEnvelope& e) {
+            return (e.L + 1) * (row_cells(e) + kDomSpecials) * sizeof(float);
+        };
 
         for (size_t first = 0; first < n;) {
             // one launch: envelopes whose OA matrices fit the bound (at least one)
             size_t last = first;
             uint64_t bytes = 0;
             while (last < n && (last == first || bytes + ox_bytes(envs[last]) <= scratch_bytes_)) bytes += ox_bytes(envs[last++]);
-            launch(p, fp, envs.subspan(first, last - first), first, row_cells, st, out);
+            launch(p, envs.subspan(first, last - first), first, st, out);
             first = last;
         }
         finish_null2(abc, n, out);
     }
 
-    void run_host(const FwdProfile& fp, const Alphabet& abc, std::span<const DomMatrix* const> pp,
-                  std::span<const DomSpecialOdds> odds, DomOaResults& out) override {
+    void run_host(std::span<const FwdProfile* const> models, const Alphabet& abc, std::span<const DomMatrix* const> pp,
+                  std::span<const DomSpecialOdds> odds, std::span<const uint32_t> model_of, DomOaResults& out) override {
         if (pp.size() != odds.size()) throw InternalError("optimal accuracy: one set of special odds per envelope");
+        if (!model_of.empty() && model_of.size() != pp.size())
+            throw InternalError("optimal accuracy: one model index per envelope");
         DeviceGuard guard(device_);
         host_cells_.clear();
         host_specials_.clear();
         std::vector<DomOaEnvelope> envs(pp.size());
         for (size_t e = 0; e < pp.size(); ++e) {
+            const uint32_t mi = model_of.empty() ? 0 : model_of[e];
+            if (mi >= models.size() || !models[mi])
+                throw InternalError("optimal accuracy: an envelope of model " + std::to_string(mi) + ", " +
+                                    std::to_string(models.size()) + " given");
             const DomMatrix& m = *pp[e];
-            if (!m.full() || m.M() != fp.M || m.Q() != fp.Q || m.L() == 0)
+            if (!m.full() || m.M() != models[mi]->M || m.Q() != models[mi]->Q || m.L() == 0)
                 throw InternalError("optimal accuracy needs full posterior matrices of the profile's shape");
             envs[e].L = m.L();
             envs[e].odds = odds[e];
+            envs[e].model = mi;
         }
         auto put_specials = [&](size_t e, std::vector<float>& to) {
             envs[e].specials = to.size();
@@ -126,7 +149,7 @@ public:
                 put_cells(e, host_cells_);
             }
             upload(up_cells_, host_cells_, st);
-            run(fp, abc, DomOaPosteriors{up_cells_.get(), up_cells_.get(), envs}, out);
+            run(models, abc, DomOaPosteriors{up_cells_.get(), up_cells_.get(), envs}, out);
             return;
         }
         for (size_t e = 0; e < pp.size(); ++e) {
@@ -135,28 +158,36 @@ public:
         }
         upload(up_cells_, host_cells_, st);
         upload(up_specials_, host_specials_, st);
-        run(fp, abc, DomOaPosteriors{up_cells_.get(), up_specials_.get(), envs}, out);
+        run(models, abc, DomOaPosteriors{up_cells_.get(), up_specials_.get(), envs}, out);
     }
 
 private:
-    void launch(DomOaParams p, const FwdProfile& fp, std::span<const DomOaEnvelope> envs, size_t base,
-                uint64_t row_cells, cudaStream_t st, DomOaResults& out) {
+    // Floats of a row of an envelope's cells, in its model's shape.
+    uint64_t row_cells(const DomOaEnvelope& e) const {
+        return static_cast<uint64_t>(models_[e.model].Q) * kDomCells * kFwdLanes;
+    }
+
+    void launch(DomOaParams p, std::span<const DomOaEnvelope> envs, size_t base, cudaStream_t st, DomOaResults& out) {
         const size_t n = envs.size();
         jobs_.resize(n);
-        uint64_t ox_c = 0, ox_s = 0, steps = 0;
+        uint64_t ox_c = 0, ox_s = 0, steps = 0, usage = 0;
         for (size_t j = 0; j < n; ++j) {
+            const DomModelDesc& md = models_[envs[j].model];
             DomOaJob& job = jobs_[j];
             job.pp_cells = envs[j].cells;
             job.pp_specials = envs[j].specials;
             job.L = envs[j].L;
             job.odds = envs[j].odds;
+            job.model = envs[j].model;
             job.ox_cells = ox_c;
             job.ox_specials = ox_s;
             job.step_off = steps;
-            job.step_cap = trace_steps_ > 0 ? trace_steps_ : envs[j].L + static_cast<uint64_t>(fp.M) + 16;
-            ox_c += (envs[j].L + 1) * row_cells;
+            job.step_cap = trace_steps_ > 0 ? trace_steps_ : envs[j].L + static_cast<uint64_t>(md.M) + 16;
+            job.usage = usage;
+            ox_c += (envs[j].L + 1) * row_cells(envs[j]);
             ox_s += (envs[j].L + 1) * kDomSpecials;
             steps += job.step_cap;
+            usage += static_cast<uint64_t>(md.Q) * 8 + 3;
         }
         upload(jobs_dev_, jobs_, st);
         ox_cells_.reserve(ox_c);
@@ -166,8 +197,7 @@ private:
         nsteps_.reserve(n);
         error_.reserve(n);
         oasc_.reserve(n);
-        const uint64_t usage_per = static_cast<uint64_t>(fp.Q) * 8 + 3;
-        usage_.reserve(n * usage_per);
+        usage_.reserve(usage);
         null2_.reserve(n * static_cast<uint64_t>(p.K));
         p.jobs = jobs_dev_.get();
         p.n = static_cast<uint32_t>(n);
@@ -202,7 +232,7 @@ private:
             download(s, ox_specials_.get(), ox_s, st);
             WARPDP_CUDA_CHECK(cudaStreamSynchronize(st));
             for (size_t j = 0; j < n; ++j) {
-                out.ox_cells_off.push_back(out.ox_cells_off.back() + (envs[j].L + 1) * row_cells);
+                out.ox_cells_off.push_back(out.ox_cells_off.back() + (envs[j].L + 1) * row_cells(envs[j]));
                 out.ox_specials_off.push_back(out.ox_specials_off.back() + (envs[j].L + 1) * kDomSpecials);
             }
             out.ox_cells.insert(out.ox_cells.end(), c.begin(), c.end());
@@ -297,6 +327,10 @@ private:
     std::unique_ptr<Stream> stream_;
     std::vector<float> host_cells_, host_specials_;
     std::vector<DomOaJob> jobs_;
+    std::vector<const FwdProfile*> used_;  // the call's models its envelopes use, else null
+    std::vector<float> host_emit_, host_trans_;
+    std::vector<DomModelDesc> models_;     // the call's table, as uploaded
+    DeviceBuffer<DomModelDesc> models_dev_;
     DeviceBuffer<float> up_cells_, up_specials_, trans_, emit_, ox_cells_, ox_specials_, step_pp_, step2_pp_, oasc_,
         usage_, null2_;
     DeviceBuffer<DomOaJob> jobs_dev_, jobs2_dev_;
@@ -311,6 +345,10 @@ std::unique_ptr<DomOaEngine> make_dom_oa_cuda_engine_ex(int device, const DomOaT
     return std::make_unique<CudaDomOaEngine>(device, hooks);
 }
 
-std::unique_ptr<DomOaEngine> make_dom_oa_cuda_engine(int device) { return make_dom_oa_cuda_engine_ex(device, {}); }
+std::unique_ptr<DomOaEngine> make_dom_oa_cuda_engine(int device, uint64_t scratch_bytes) {
+    DomOaTestHooks h;
+    h.oa_scratch_bytes = scratch_bytes;
+    return make_dom_oa_cuda_engine_ex(device, h);
+}
 
 }  // namespace warpdp

@@ -1,6 +1,6 @@
 // The CUDA optimal-accuracy stage of the post-filter search
 // (docs/hmmer-filters.md §16.9): for many envelopes' posterior matrices at
-// once, the optimal-accuracy fill (dom_optimal_accuracy_cpu), its traceback
+// once, of one model or several, the optimal-accuracy fill (dom_optimal_accuracy_cpu), its traceback
 // (dom_oa_trace) and null2 by expectation (dom_null2_by_expectation), each
 // equal to the CPU's bit for bit. No CUDA types; a build without CUDA gets a
 // factory that refuses (dom_optacc_cuda_absent.cpp).
@@ -22,7 +22,7 @@
 namespace warpdp {
 
 // One envelope's posterior matrix in device memory, laid out as a full
-// DomMatrix of the call's profile: rows 0..L of Q * kDomCells * kFwdLanes
+// DomMatrix of its model's profile: rows 0..L of Q * kDomCells * kFwdLanes
 // floats from `cells`, rows 0..L of kDomSpecials floats from `specials`.
 // Offsets need no alignment beyond a float's.
 struct DomOaEnvelope {
@@ -30,6 +30,7 @@ struct DomOaEnvelope {
     uint64_t specials = 0;  // floats from DomOaPosteriors::specials to row 0's specials
     uint64_t L = 0;         // residues, >= 1
     DomSpecialOdds odds;    // what the envelope was decoded with (hmmsearch: unihit)
+    uint32_t model = 0;     // index into the call's models
 };
 
 // Posterior matrices already on the engine's device (the CUDA decoding's
@@ -92,19 +93,36 @@ void dom_oa_unpack_trace(const DomOaResults& r, size_t e, int M, uint64_t L, Dom
 class DomOaEngine {
 public:
     virtual ~DomOaEngine() = default;
-    // Envelopes whose posteriors are in device memory. The call returns
-    // when every result is on the host.
-    virtual void run(const FwdProfile& fp, const Alphabet& abc, const DomOaPosteriors& pp, DomOaResults& out) = 0;
-    // Posterior matrices on the host (full, the profile's shape, L >= 1),
+    // Envelopes whose posteriors are in device memory, envelope e of model
+    // models[e.model] (all of alphabet abc). The call returns when every
+    // result is on the host.
+    virtual void run(std::span<const FwdProfile* const> models, const Alphabet& abc, const DomOaPosteriors& pp,
+                     DomOaResults& out) = 0;
+    // Posterior matrices on the host (full, L >= 1, in the shape of their
+    // model: models[model_of[e]], or models[0] where model_of is empty),
     // uploaded first: for tests, and as a fallback where the decoding ran
     // on the CPU. odds[e] belongs to pp[e].
-    virtual void run_host(const FwdProfile& fp, const Alphabet& abc, std::span<const DomMatrix* const> pp,
-                          std::span<const DomSpecialOdds> odds, DomOaResults& out) = 0;
+    virtual void run_host(std::span<const FwdProfile* const> models, const Alphabet& abc,
+                          std::span<const DomMatrix* const> pp, std::span<const DomSpecialOdds> odds,
+                          std::span<const uint32_t> model_of, DomOaResults& out) = 0;
+
+    // One model's envelopes (model 0).
+    void run(const FwdProfile& fp, const Alphabet& abc, const DomOaPosteriors& pp, DomOaResults& out) {
+        const FwdProfile* const one[1] = {&fp};
+        run(one, abc, pp, out);
+    }
+    void run_host(const FwdProfile& fp, const Alphabet& abc, std::span<const DomMatrix* const> pp,
+                  std::span<const DomSpecialOdds> odds, DomOaResults& out) {
+        const FwdProfile* const one[1] = {&fp};
+        run_host(one, abc, pp, odds, {}, out);
+    }
 };
 
-// The engine on one device. Throws ResourceError in a build without CUDA or
-// when CUDA is unavailable.
-std::unique_ptr<DomOaEngine> make_dom_oa_cuda_engine(int device);
+// The engine on one device. scratch_bytes > 0: at most this much of OA
+// matrices a launch (the default 1 GiB where 0; a call's envelopes beyond
+// it take further launches). Throws ResourceError in a build without CUDA
+// or when CUDA is unavailable.
+std::unique_ptr<DomOaEngine> make_dom_oa_cuda_engine(int device, uint64_t scratch_bytes = 0);
 
 // Test hooks (CUDA builds only).
 struct DomOaTestHooks {

@@ -5,7 +5,7 @@
 
 namespace warpdp {
 
-std::unique_ptr<DomOaEngine> make_dom_oa_cuda_engine(int) { throw ResourceError("built without CUDA support"); }
+std::unique_ptr<DomOaEngine> make_dom_oa_cuda_engine(int, uint64_t) { throw ResourceError("built without CUDA support"); }
 
 std::string dom_oa_trace_error_text(uint8_t) { throw ResourceError("built without CUDA support"); }
 

@@ -1,4 +1,5 @@
-// The optimal-accuracy kernels (docs/hmmer-filters.md §16.9): the fill with
+// The optimal-accuracy kernels (docs/hmmer-filters.md §16.9), each envelope
+// on its own model's odds and shape (DomModelDesc): the fill with
 // four threads per envelope, thread z playing SSE lane z of
 // dom_optimal_accuracy_cpu; the traceback with one thread per envelope, the
 // choices of dom_oa_trace in its order; null2 by expectation with a block per
@@ -14,17 +15,20 @@
 #include "core/hmmer/domains/dom_specials.hpp"
 #include "core/hmmer/domains/dom_trace.hpp"
 #include "core/hmmer/fwd/fwd_profile.hpp"
+#include "kernels/dom/dom_layout.hpp"
 #include "kernels/dom/dom_optacc_cuda.hpp"
 
 namespace warpdp {
 
 // One envelope of a launch: its posteriors' and OA matrix's offsets (floats),
-// its traceback buffer.
+// its traceback buffer, its null2 scratch, its model.
 struct DomOaJob {
     uint64_t pp_cells, pp_specials, L;
     uint64_t ox_cells, ox_specials;
     uint64_t step_off, step_cap;
+    uint64_t usage;  // floats from DomOaParams::usage: its model's Q * 8 + 3
     DomSpecialOdds odds;
+    uint32_t model;  // index into DomOaParams::models
 };
 
 struct DomOaParams {
@@ -32,9 +36,10 @@ struct DomOaParams {
     const float* pp_specials;
     const DomOaJob* jobs;
     uint32_t n;
-    const float* trans;  // FwdProfile::trans
-    const float* emit;   // FwdProfile::emit
-    int M, Q, K;
+    const float* trans;          // every model's FwdProfile::trans
+    const float* emit;           // every model's FwdProfile::emit
+    const DomModelDesc* models;  // where each model's are, and its M and Q
+    int K;
     float* ox_cells;
     float* ox_specials;
     float* oasc;         // per job
@@ -42,7 +47,7 @@ struct DomOaParams {
     float* step_pp;
     uint64_t* nsteps;    // per job: steps of the whole trace (may exceed step_cap)
     uint8_t* error;      // per job: a DomOaTraceError
-    float* usage;        // null2: per job Q * 8 + 3 floats of scratch
+    float* usage;        // null2: per job its model's Q * 8 + 3 floats of scratch, from DomOaJob::usage
     float* null2;        // per job K odds
 };
 
@@ -78,13 +83,14 @@ __global__ void __launch_bounds__(128) dom_oa_fill_kernel(DomOaParams p) {
     if (g >= p.n) return;  // whole groups of four leave together
     const unsigned group = 0xFu << (threadIdx.x & 28u);
     const DomOaJob job = p.jobs[g];
-    const int Q = p.Q;
+    const DomModelDesc md = p.models[job.model];
+    const int Q = md.Q;
     const uint64_t rf = static_cast<uint64_t>(Q) * kRow;
     const float* const ppc = p.pp_cells + job.pp_cells + z;
     const float* const pps = p.pp_specials + job.pp_specials;
     float* const oc = p.ox_cells + job.ox_cells + z;
     float* const os = p.ox_specials + job.ox_specials;
-    const float* const tz = p.trans + z;  // slot s of position q: tz[(q * 8 + s) * 4]
+    const float* const tz = p.trans + md.trans + z;  // slot s of position q: tz[(q * 8 + s) * 4]
     auto tr = [tz](int q, int s) { return __ldg(tz + (q * kFwdNumTrans + s) * kFwdLanes); };
     // Lane z takes lane z-1's value, -inf entering lane 0.
     auto shift_in = [group, z](float v) {
@@ -183,7 +189,9 @@ __global__ void __launch_bounds__(128) dom_oa_trace_kernel(DomOaParams p) {
     const uint64_t g = static_cast<uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
     if (g >= p.n) return;
     const DomOaJob job = p.jobs[g];
-    const int M = p.M, Q = p.Q;
+    const DomModelDesc md = p.models[job.model];
+    const int M = md.M, Q = md.Q;
+    const float* const tp = p.trans + md.trans;
     const uint64_t rf = static_cast<uint64_t>(Q) * kRow;
     const float* const ppc = p.pp_cells + job.pp_cells;
     const float* const pps = p.pp_specials + job.pp_specials;
@@ -195,8 +203,8 @@ __global__ void __launch_bounds__(128) dom_oa_trace_kernel(DomOaParams p) {
         return m[static_cast<uint64_t>(i) * rf + ((k - 1) % Q) * kRow + s * kFwdLanes + (k - 1) / Q];
     };
     auto X = [](const float* m, int64_t i, int s) { return m[static_cast<uint64_t>(i) * kDomSpecials + s]; };
-    auto trans = [&p, Q](int k, int s) {
-        return __ldg(p.trans + (((k - 1) % Q) * kFwdNumTrans + s) * kFwdLanes + (k - 1) / Q);
+    auto trans = [tp, Q](int k, int s) {
+        return __ldg(tp + (((k - 1) % Q) * kFwdNumTrans + s) * kFwdLanes + (k - 1) / Q);
     };
     auto via = [](float t, float v) { return t == 0.0f ? kNegInf : v; };
 
@@ -325,11 +333,12 @@ __global__ void __launch_bounds__(128) dom_oa_null2_kernel(DomOaParams p) {
     const uint64_t g = blockIdx.x;
     if (g >= p.n) return;
     const DomOaJob job = p.jobs[g];
-    const int Q = p.Q, K = p.K;
+    const DomModelDesc md = p.models[job.model];
+    const int Q = md.Q, K = p.K;
     const uint64_t rf = static_cast<uint64_t>(Q) * kRow;
     const float* const ppc = p.pp_cells + job.pp_cells;
     const float* const pps = p.pp_specials + job.pp_specials;
-    float* const u = p.usage + g * (static_cast<uint64_t>(Q) * 8 + 3);  // [q][M lanes, I lanes], then N, C, J
+    float* const u = p.usage + job.usage;  // [q][M lanes, I lanes], then N, C, J
     const uint64_t L = job.L;
     // HMMER's 1.0 / Ld, in double, stored in a float.
     const float norm = flush(__double2float_rn(1.0 / static_cast<double>(static_cast<float>(static_cast<int64_t>(L)))));
@@ -351,7 +360,7 @@ __global__ void __launch_bounds__(128) dom_oa_null2_kernel(DomOaParams p) {
     __syncthreads();
     for (int t = static_cast<int>(threadIdx.x); t < K * 4; t += static_cast<int>(blockDim.x)) {
         const int x = t / 4, z = t % 4;
-        const float* const ex = p.emit + static_cast<uint64_t>(x) * Q * kFwdLanes + z;
+        const float* const ex = p.emit + md.emit + static_cast<uint64_t>(x) * Q * kFwdLanes + z;
         float sv = 0.0f;
         for (int q = 0; q < Q; ++q) {
             sv = add_fl(sv, mul_fl(u[q * 8 + z], __ldg(ex + q * kFwdLanes)));

@@ -6,9 +6,10 @@
 // each run (the seed is printed) over many stripe shapes on both sides of
 // M = 100, random, homologous and two-domain targets, parser jobs mixed with
 // envelope (unihit) and region (multihit) jobs on pieces of them, the case
-// where Backward takes its own scale factors and decoding overflows, and
-// calls cut into many batches. A mismatch names the first differing job,
-// row and cell. Skips (77) without a GPU.
+// where Backward takes its own scale factors and decoding overflows, calls
+// cut into many batches, and calls mixing several models' jobs (one batch
+// or many). A mismatch names the first differing job, row and cell. Skips
+// (77) without a GPU.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -19,6 +20,7 @@
 #include "core/hmmer/profile.hpp"
 #include "cuda_test_support.hpp"
 #include "dom_cuda_test_support.hpp"
+#include "dom_models_support.hpp"
 #include "kernels/dom/dom_cuda.hpp"
 #include "kernels/dom/dom_layout.hpp"
 
@@ -27,14 +29,18 @@ using namespace warpdp::test;
 
 namespace {
 
-// The resident full jobs [first, first + n) against the CPU's matrices.
-void check_matrices(const DomCudaEngine& eng, const FwdProfile& fp, const std::vector<DomCudaJob>& jobs,
-                    const std::vector<Want>& want, size_t first, size_t n, Tally& t) {
+// The resident full jobs [first, first + n) against the CPU's matrices;
+// job j of model models[jobs[j].model].
+void check_matrices(const DomCudaEngine& eng, std::span<const FwdProfile* const> models,
+                    const std::vector<DomCudaJob>& jobs, const std::vector<Want>& want, size_t first, size_t n,
+                    Tally& t) {
     for (size_t j = first; j < first + n; ++j) {
         if (!jobs[j].full) continue;
+        const FwdProfile& fp = *models[jobs[j].model];
         const DomDeviceMatrix pm = eng.posterior(j), fm = eng.forward(j);
         if (pm.cells != eng.arena() + pm.offset || pm.specials != pm.cells + (pm.L + 1) * pm.row_floats() ||
-            fm.offset + fm.floats() != pm.offset || pm.L != jobs[j].dsq.size() || pm.Q != fp.Q)
+            fm.offset + fm.floats() != pm.offset || pm.L != jobs[j].dsq.size() || pm.Q != fp.Q || pm.M != fp.M ||
+            fm.Q != fp.Q || fm.M != fp.M)
             t.fail(job_name(fp, jobs, j) + ": device matrix views not in DomMatrix's layout");
         DomMatrix f, pp;
         eng.copy_forward(j, f);
@@ -43,12 +49,13 @@ void check_matrices(const DomCudaEngine& eng, const FwdProfile& fp, const std::v
     }
 }
 
-// Runs the jobs on the engine and compares everything with the CPU forms;
-// returns where each batch began.
-std::vector<size_t> compare(DomCudaEngine& eng, const FwdProfile& fp, const std::vector<DomCudaJob>& jobs, Tally& t) {
-    const std::vector<Want> want = cpu_results(fp, jobs);
+// Runs the jobs (of models[job.model]) on the engine and compares
+// everything with the CPU forms; returns where each batch began.
+std::vector<size_t> compare(DomCudaEngine& eng, std::span<const FwdProfile* const> models,
+                            const std::vector<DomCudaJob>& jobs, Tally& t) {
+    const std::vector<Want> want = cpu_results(models, jobs);
     std::vector<DomCudaResult> got(jobs.size());
-    eng.set_model(fp);
+    eng.set_models(models);
     size_t next = 0;
     std::vector<size_t> starts;
     eng.run(jobs, got, [&](size_t first, size_t n) {
@@ -56,15 +63,20 @@ std::vector<size_t> compare(DomCudaEngine& eng, const FwdProfile& fp, const std:
         next = first + n;
         ++t.batches;
         starts.push_back(first);
-        check_matrices(eng, fp, jobs, want, first, n, t);
+        check_matrices(eng, models, jobs, want, first, n, t);
     });
     if (next != jobs.size()) t.fail("batches ended at job " + std::to_string(next));
     for (size_t j = 0; j < jobs.size(); ++j) {
         DomMatrix f, b;
         eng.specials(j, f, b);
-        compare_job(job_name(fp, jobs, j), want[j], got[j], f, b, t);
+        compare_job(job_name(*models[jobs[j].model], jobs, j), want[j], got[j], f, b, t);
     }
     return starts;
+}
+
+std::vector<size_t> compare(DomCudaEngine& eng, const FwdProfile& fp, const std::vector<DomCudaJob>& jobs, Tally& t) {
+    const FwdProfile* const one[1] = {&fp};
+    return compare(eng, one, jobs, t);
 }
 
 }  // namespace
@@ -179,6 +191,45 @@ TEST_CASE("CUDA post-filter: a call of gpu-hmmsearch's shape") {
         eng->specials(j, f, b);
         compare_job(job_name(fp, jobs, j), want[j], got[j], f, b, t);
     }
-    check_matrices(*eng, fp, jobs, want, last_first, last_n, t);  // the resident ones
+    const FwdProfile* const one[1] = {&fp};
+    check_matrices(*eng, one, jobs, want, last_first, last_n, t);  // the resident ones
     CHECK(t.bad == 0);
+}
+
+TEST_CASE("CUDA post-filter: one call holds jobs of several models, each on its own odds and shape") {
+    require_gpu();
+    seed();
+    Tally t;
+    auto eng = make_dom_cuda_engine(0);
+    // small and large models side by side (M = 100's early D->D exit on one side only)
+    const std::vector<std::vector<int>> sets = {{uniform(1, 5), uniform(101, 300)},
+                                                {uniform(101, 300), 1, uniform(6, 99), 100, uniform(1, 13)},
+                                                {513, 2, 57}};
+    for (const auto& sizes : sets) {
+        const ModelSet s = model_set(sizes, 600);
+        const std::vector<size_t> starts = compare(*eng, s.ptrs, s.jobs, t);
+        CHECK(starts.size() == 1);
+        // cut into several batches, each mixing the models
+        uint64_t total = 0, largest = 0;
+        for (const DomCudaJob& j : s.jobs) {
+            const uint64_t b = dom_job_bytes(s.fps[j.model].Q, j.dsq.size(), j.full);
+            total += b;
+            largest = std::max(largest, b);
+        }
+        auto small = make_dom_cuda_engine(0, std::max(largest, total / 4));
+        CHECK(compare(*small, s.ptrs, s.jobs, t).size() > 1);
+        // and the same engine, its models set again, on one model's jobs alone
+        std::vector<DomCudaJob> one_model;
+        for (DomCudaJob j : s.jobs)
+            if (j.model == 1) one_model.push_back({j.dsq, j.odds, j.full, 0});
+        compare(*eng, s.fps[1], one_model, t);
+    }
+    // a job of a model not set is refused
+    const ModelSet s = model_set(std::vector<int>{5, 9}, 50);
+    eng->set_model(s.fps[0]);
+    std::vector<DomCudaResult> out(s.jobs.size());
+    CHECK_THROWS_AS(eng->run(s.jobs, out), InternalError);
+    MESSAGE(t.jobs << " jobs (" << t.full << " full), " << t.batches << " batches, " << t.bad << " mismatches");
+    CHECK(t.bad == 0);
+    CHECK(t.full > 0);
 }

@@ -5,8 +5,10 @@
 // the scalar references' (results flushed by hand) in place of the PTX
 // instructions. The batch comes from dom_layout_batch and the scores from
 // dom_finish, as in the engine; the arena starts full of NaN, so a value read
-// before it is written shows. Everything is compared with the CPU forms bit
-// for bit, as tests/kernels/dom/test_dom_cuda.cpp does on a GPU.
+// before it is written shows. Batches of one model, and batches mixing
+// several models' jobs (each read through its model's descriptor).
+// Everything is compared with the CPU forms bit for bit, as
+// tests/kernels/dom/test_dom_cuda.cpp does on a GPU.
 #include <doctest/doctest.h>
 
 #include <barrier>
@@ -19,6 +21,7 @@
 
 #include "core/hmmer/profile.hpp"
 #include "dom_cuda_test_support.hpp"
+#include "dom_models_support.hpp"
 #include "kernels/dom/dom_layout.hpp"
 
 // ---- what dom_kernels.cuh takes from CUDA, for one group of four host threads
@@ -81,11 +84,15 @@ using namespace warpdp::test;
 namespace {
 
 // The kernel over a batch of jobs, one group of four threads at a time.
-void run_kernel(const FwdProfile& fp, const DomBatch& b, std::vector<float>& arena, std::vector<uint32_t>& flags) {
+void run_kernel(std::span<const FwdProfile* const> models, const DomBatch& b, std::vector<float>& arena,
+                std::vector<uint32_t>& flags) {
     const auto n = static_cast<uint32_t>(b.desc.size());
     arena.assign(b.arena_floats, std::numeric_limits<float>::quiet_NaN());
     flags.assign(n, 0xDEADu);
-    const DomParams p{fp.emit.data(), fp.trans.data(), fp.M, fp.Q, b.res.data(), b.desc.data(), b.order.data(), n,
+    std::vector<float> emit, trans;
+    std::vector<DomModelDesc> table;
+    dom_model_tables(models, emit, trans, table);
+    const DomParams p{emit.data(), trans.data(), table.data(), b.res.data(), b.desc.data(), b.order.data(), n,
                       arena.data(), flags.data()};
     for (uint32_t g = 0; g < n; ++g) {
         emu::Group grp;
@@ -110,14 +117,18 @@ DomMatrix full_matrix(int M, uint64_t L, const float* cells, const float* specia
     return m;
 }
 
-void compare_emulated(const FwdProfile& fp, const std::vector<DomCudaJob>& jobs, Tally& t) {
-    const std::vector<Want> want = cpu_results(fp, jobs);
+// Jobs of models[job.model] in one batch.
+void compare_emulated(std::span<const FwdProfile* const> models, const std::vector<DomCudaJob>& jobs, Tally& t) {
+    const std::vector<Want> want = cpu_results(models, jobs);
+    std::vector<int> Q;
+    for (const FwdProfile* fp : models) Q.push_back(fp->Q);
     DomBatch b;
-    dom_layout_batch(jobs, fp.Q, b);
+    dom_layout_batch(jobs, Q, b);
     std::vector<float> arena;
     std::vector<uint32_t> flags;
-    run_kernel(fp, b, arena, flags);
+    run_kernel(models, b, arena, flags);
     for (size_t j = 0; j < jobs.size(); ++j) {
+        const FwdProfile& fp = *models[jobs[j].model];
         const DomJobDesc& d = b.desc[j];
         const float* const fx = arena.data() + d.spec_off;
         DomMatrix f, bx;
@@ -134,6 +145,11 @@ void compare_emulated(const FwdProfile& fp, const std::vector<DomCudaJob>& jobs,
         pp.has_own_scales = bx.has_own_scales;
         compare_full(name, want[j], fm, pp, t);
     }
+}
+
+void compare_emulated(const FwdProfile& fp, const std::vector<DomCudaJob>& jobs, Tally& t) {
+    const FwdProfile* const one[1] = {&fp};
+    compare_emulated(one, jobs, t);
 }
 
 }  // namespace
@@ -166,4 +182,31 @@ TEST_CASE("the post-filter kernel's code, run on the host, equals the CPU forms 
     CHECK(t.nan > 0);
     CHECK(t.own > 0);
     CHECK(t.overflow > 0);
+}
+
+TEST_CASE("the post-filter kernel's code, run on the host, takes jobs of several models in one batch") {
+    seed();
+    Tally t;
+    // sizes on both sides of M = 100 (its D->D early exit) and of one stripe
+    const std::vector<std::vector<int>> sets = {{uniform(1, 5), uniform(101, 140)},
+                                                {uniform(101, 140), uniform(1, 5), uniform(20, 60)},
+                                                {3, 100, 4}};
+    for (const auto& sizes : sets) {
+        const ModelSet s = model_set(sizes, 120);
+        compare_emulated(s.ptrs, s.jobs, t);
+        // the groups take the jobs costliest first, each by its own model's row cost
+        std::vector<int> Q;
+        for (const FwdProfile* fp : s.ptrs) Q.push_back(fp->Q);
+        DomBatch b;
+        dom_layout_batch(s.jobs, Q, b);
+        for (size_t g = 1; g < b.order.size(); ++g) {
+            const DomCudaJob& x = s.jobs[b.order[g - 1]];
+            const DomCudaJob& y = s.jobs[b.order[g]];
+            CHECK(dom_job_cost(Q[x.model], x.dsq.size()) >= dom_job_cost(Q[y.model], y.dsq.size()));
+        }
+    }
+    MESSAGE(t.jobs << " jobs (" << t.full << " full, " << t.cells << " cells), " << t.nan << " with a NaN score, "
+                   << t.own << " Backwards on own scales, " << t.bad << " mismatches");
+    CHECK(t.bad == 0);
+    CHECK(t.full > 0);
 }

@@ -6,10 +6,12 @@
 // decoded on the CPU from homologs and random targets (unihit and multihit),
 // and made-up posteriors of eighths (ties everywhere) on models with missing
 // inserts and deletes; many envelopes a call, launches cut small, every
-// trace outgrowing its first buffer, posteriors at scattered offsets.
+// trace outgrowing its first buffer, posteriors at scattered offsets, and
+// calls whose envelopes belong to several models of different sizes.
 // Skips (77) without a GPU.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <sstream>
@@ -174,56 +176,90 @@ std::string ox_diff(const DomOaResults& r, size_t e, const DomMatrix& want) {
     return "";
 }
 
+// Result e of a call against the CPU's want for envelope k of batch b.
+void check_envelope(const DomOaResults& r, size_t e, const std::string& what, const Batch& b, size_t k, const Want& w,
+                    Tally& t) {
+    const uint64_t L = b.pp[k].L();
+    auto report = [&](long& bad, const std::string& msg) {
+        if (++bad <= 8)
+            MESSAGE("MISMATCH " << what << " M=" << b.fp.M << " envelope " << k << " (result " << e << ") L=" << L
+                                << ": " << msg);
+    };
+    ++t.envelopes;
+    if (!same_score(r.oasc[e], w.oasc)) {
+        std::ostringstream o;
+        o << "oasc got " << num(r.oasc[e]) << " want " << num(w.oasc);
+        report(t.bad_oasc, o.str());
+    }
+    if (!r.ox_cells.empty()) {
+        const std::string d = ox_diff(r, e, w.ox);
+        if (!d.empty()) report(t.bad_ox, "OA matrix " + d);
+    }
+    DomTrace got;
+    std::string got_error;
+    try {
+        dom_oa_unpack_trace(r, e, b.fp.M, L, got, b.offset[k]);
+    } catch (const InternalError& err) {
+        got_error = message(err);
+    }
+    t.cpu_errors += !w.error.empty();
+    t.steps += static_cast<long>(w.tr.steps.size());
+    if (got_error != w.error)
+        report(t.bad_trace, "traceback error got '" + got_error + "' want '" + w.error + "'");
+    else if (w.error.empty()) {
+        const std::string d = trace_diff(got, w.tr);
+        if (!d.empty()) report(t.bad_trace, "trace " + d);
+        ++t.traces;
+    }
+    const auto g = r.null2_of(e);
+    for (size_t x = 0; x < w.null2.size(); ++x)
+        if (g.size() != w.null2.size() || !same_score(g[x], w.null2[x])) {
+            std::ostringstream o;
+            o << "null2 code " << x << ": got " << (x < g.size() ? num(g[x]) : "nothing") << " want " << num(w.null2[x]);
+            report(t.bad_null2, o.str());
+            break;
+        }
+}
+
 void compare(DomOaEngine& eng, const std::string& what, const Batch& b, const std::vector<Want>& want, Tally& t) {
     std::vector<const DomMatrix*> ptrs;
     for (const DomMatrix& m : b.pp) ptrs.push_back(&m);
     DomOaResults r;
     eng.run_host(b.fp, *b.abc, ptrs, b.odds, r);
     REQUIRE(r.size() == b.pp.size());
-    for (size_t e = 0; e < b.pp.size(); ++e) {
-        const Want& w = want[e];
-        const uint64_t L = b.pp[e].L();
-        auto report = [&](long& bad, const std::string& msg) {
-            if (++bad <= 8) MESSAGE("MISMATCH " << what << " M=" << b.fp.M << " envelope " << e << " L=" << L << ": " << msg);
-        };
-        ++t.envelopes;
-        if (!same_score(r.oasc[e], w.oasc)) {
-            std::ostringstream o;
-            o << "oasc got " << num(r.oasc[e]) << " want " << num(w.oasc);
-            report(t.bad_oasc, o.str());
-        }
-        if (!r.ox_cells.empty()) {
-            const std::string d = ox_diff(r, e, w.ox);
-            if (!d.empty()) report(t.bad_ox, "OA matrix " + d);
-        }
-        DomTrace got;
-        std::string got_error;
-        try {
-            dom_oa_unpack_trace(r, e, b.fp.M, L, got, b.offset[e]);
-        } catch (const InternalError& err) {
-            got_error = message(err);
-        }
-        t.cpu_errors += !w.error.empty();
-        t.steps += static_cast<long>(w.tr.steps.size());
-        if (got_error != w.error)
-            report(t.bad_trace, "traceback error got '" + got_error + "' want '" + w.error + "'");
-        else if (w.error.empty()) {
-            const std::string d = trace_diff(got, w.tr);
-            if (!d.empty()) report(t.bad_trace, "trace " + d);
-            ++t.traces;
-        }
-        const auto g = r.null2_of(e);
-        for (size_t x = 0; x < w.null2.size(); ++x)
-            if (g.size() != w.null2.size() || !same_score(g[x], w.null2[x])) {
-                std::ostringstream o;
-                o << "null2 code " << x << ": got " << (x < g.size() ? num(g[x]) : "nothing") << " want " << num(w.null2[x]);
-                report(t.bad_null2, o.str());
-                break;
-            }
+    for (size_t e = 0; e < b.pp.size(); ++e) check_envelope(r, e, what, b, e, want[e], t);
+}
+
+// Every batch's envelopes in one call, shuffled together, batch m's of model m.
+void compare_mixed(DomOaEngine& eng, const std::string& what, const std::vector<Batch>& bs,
+                   const std::vector<std::vector<Want>>& want, Tally& t) {
+    std::vector<const FwdProfile*> models;
+    std::vector<std::pair<uint32_t, size_t>> order;  // (batch, envelope)
+    for (uint32_t m = 0; m < bs.size(); ++m) {
+        models.push_back(&bs[m].fp);
+        for (size_t k = 0; k < bs[m].pp.size(); ++k) order.emplace_back(m, k);
+    }
+    std::shuffle(order.begin(), order.end(), rng());
+    std::vector<const DomMatrix*> ptrs;
+    std::vector<DomSpecialOdds> odds;
+    std::vector<uint32_t> model_of;
+    for (const auto& [m, k] : order) {
+        ptrs.push_back(&bs[m].pp[k]);
+        odds.push_back(bs[m].odds[k]);
+        model_of.push_back(m);
+    }
+    DomOaResults r;
+    eng.run_host(models, *bs[0].abc, ptrs, odds, model_of, r);
+    REQUIRE(r.size() == order.size());
+    for (size_t e = 0; e < order.size(); ++e) {
+        const auto [m, k] = order[e];
+        check_envelope(r, e, what + " mixed", bs[m], k, want[m][k], t);
     }
 }
 
-void check_batches(const std::vector<Batch>& batches) {
+// Each batch in its own call on three engines, and, with `mixed`, all of
+// them in one call (one alphabet).
+void check_batches(const std::vector<Batch>& batches, bool mixed = false) {
     auto plain = make_dom_oa_cuda_engine(0);
     DomOaTestHooks keep_hooks;
     keep_hooks.keep_oa_matrix = true;
@@ -238,12 +274,19 @@ void check_batches(const std::vector<Batch>& batches) {
     small_hooks.scatter_upload = true;
     auto small = make_dom_oa_cuda_engine_ex(0, small_hooks);
     Tally t;
+    std::vector<std::vector<Want>> wants;
     for (const Batch& b : batches) {
         std::vector<Want> want;
         for (size_t e = 0; e < b.pp.size(); ++e) want.push_back(cpu(b, e));
         compare(*plain, "default", b, want, t);
         compare(*keep, "keep-ox", b, want, t);
         compare(*small, "small", b, want, t);
+        wants.push_back(std::move(want));
+    }
+    if (mixed) {
+        compare_mixed(*plain, "default", batches, wants, t);
+        compare_mixed(*keep, "keep-ox", batches, wants, t);
+        compare_mixed(*small, "small", batches, wants, t);
     }
     MESSAGE(t.envelopes << " envelope runs compared (" << t.traces << " traces of " << t.steps << " steps, "
                         << t.cpu_errors << " traceback errors); mismatches: oasc " << t.bad_oasc
@@ -330,4 +373,23 @@ TEST_CASE("CUDA optimal accuracy: hundreds of homolog envelopes in one call") {
     std::vector<Batch> one;
     one.push_back(std::move(b));
     check_batches(one);
+}
+
+TEST_CASE("CUDA optimal accuracy == CPU on one call holding envelopes of several models") {
+    require_gpu();
+    seed();
+    // decoded and made-up posteriors of small and large models, shuffled
+    // together: each envelope's fill, trace buffer and null2 in its model's shape
+    std::vector<Batch> batches;
+    for (int M : {uniform(1, 5), uniform(101, 260), uniform(6, 99), 100}) {
+        Batch b;
+        add_decoded(b, M, 12, 400);
+        batches.push_back(std::move(b));
+    }
+    for (int M : {uniform(1, 5), uniform(101, 180)}) {
+        Batch b;
+        add_made_up(b, M, 12);
+        batches.push_back(std::move(b));
+    }
+    check_batches(batches, true);
 }
