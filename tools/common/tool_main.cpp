@@ -11,6 +11,7 @@
 #include <htslib/hts_log.h>
 
 #include "core/base/errors.hpp"
+#include "core/base/trace.hpp"
 #include "core/io/output_file.hpp"
 #include "tools/common/engine_start.hpp"
 #include "tools/common/stop_signal_watch.hpp"
@@ -68,6 +69,7 @@ int run_tool(const std::string& tool, int argc, char** argv,
     // lines would only add noise to the one-line message.
     hts_set_log_level(HTS_LOG_OFF);
     const int rc = run_body(tool, argc, argv, body);
+    trace_event("body-returned");
     // The body's outputs are complete (committed, or removed by their
     // destructors). A GPU start still running was not needed: end without
     // waiting for it or running the CUDA runtime's exit handlers beside it.

@@ -1,6 +1,8 @@
 // ToolOutputs: the outputs of one run, committed by one policy.
 #include "tools/common/tool_outputs.hpp"
 
+#include "core/base/trace.hpp"
+
 namespace warpdp {
 
 ToolOutputs::ToolOutputs(const std::string& output, const std::string& stats) {
@@ -19,6 +21,7 @@ void ToolOutputs::commit(const nlohmann::ordered_json& stats) {
     if (stats_) stats_->flush();
     for (auto& f : files_) f->commit();
     if (stats_) stats_->commit();
+    trace_event("outputs-committed");
 }
 
 }  // namespace warpdp

@@ -1,8 +1,8 @@
 // The engines of gpu-hmmsearch's own last stage for its --device
 // (docs/hmmer-filters.md §16.10): CPU engines (threaded over targets, and
 // over models where each model's work is small), or kLastStageCudaWorkers staged engines on the
-// CUDA batch kernels, each worker searching its own models on its own
-// stream. Under --device auto, work that the CPU threads
+// CUDA batch kernels, each worker searching its own groups of models on its
+// own stream. Under --device auto, work that the CPU threads
 // would finish in about the time a CUDA start takes stays on the CPU, and a
 // CUDA start that fails, or a call the GPU cannot hold, runs on the CPU
 // with one warning; under --device cuda each is the error. The hits are the
@@ -27,9 +27,9 @@ inline constexpr double kLastStageGpuFromSeconds = 0.3;
 // CPU, and only WARPDP_DEVICE=cuda runs it on the GPU.
 inline constexpr bool kAutoTakesGpuLastStage = false;
 
-// Models searched at once on one GPU: one model's survivors leave it
-// mostly idle (§16.10).
-inline constexpr unsigned kLastStageCudaWorkers = 4;
+// Groups of models searched at once on one GPU. One: a group's models
+// already share each launch, and more workers measured slower (§16.10).
+inline constexpr unsigned kLastStageCudaWorkers = 1;
 
 // Workers for the CPU engine: as many as keep every model's work within one
 // worker's fair share (so the models balance over them), at most one per
