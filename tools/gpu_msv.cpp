@@ -41,7 +41,8 @@ int run(int argc, char** argv) {
     ToolOutputs outputs(common.output, a.stats);
 
     const auto models = load_amino_models<MsvModel>(
-        a.hmm, kTool, common.quiet, " (not calibrated): like hmmsearch, every P-value is 1 and no target passes");
+        a.hmm, kTool, common.quiet, " (not calibrated): like hmmsearch, every P-value is 1 and no target passes",
+        common.threads);
     uint64_t sum_m = 0;
     for (const auto& m : models) sum_m += static_cast<uint64_t>(m.bytes.M);
     hide_unused_gpus(common.device, msv_seconds_on_one_gpu(a.db, sum_m));

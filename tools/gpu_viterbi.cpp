@@ -47,7 +47,8 @@ int run(int argc, char** argv) {
     const SurvivorsLayout layout{a.spread, a.in_place};
     if (!a.survivors.empty()) survivors = std::make_unique<SurvivorsFile>(outputs.add(a.survivors), layout);
 
-    const auto models = load_amino_models<FilterModel>(a.hmm, kTool, common.quiet, ": like hmmsearch, no target passes");
+    const auto models = load_amino_models<FilterModel>(a.hmm, kTool, common.quiet, ": like hmmsearch, no target passes",
+                                                      common.threads);
     FilterSettings settings = viterbi_filter_settings(a, common, kTool);
     auto candidates = load_model_candidates(a.candidates, models, a.hmm, settings.cand_name, kTool, common.quiet);
     uint64_t sum_m = 0;

@@ -215,7 +215,13 @@ int Search::run() {
         plain_hmmsearch(cmd_.models + " is not a HMMER3 text model file (HMMER2 or hmmpress'd binary?)");
         return 0;
     }
-    models_ = split_query_models(hmm_, cmd_.models, tmp_.path(), cmd_.cutoff);
+    // warpdp's own last stage reads the models whole and needs no model's
+    // text alone; hmmsearch's runs get a file a model.
+    const std::string refused = settings_.own_last_stage ? last_stage_refusal(cmd_.options) : "";
+    const bool own = settings_.own_last_stage && refused.empty();
+    std::vector<Hmm> hmms;
+    if (own) hmms = read_query_hmms(hmm_, cmd_.models, cmd_.cutoff, models_);
+    else models_ = split_query_models(hmm_, cmd_.models, tmp_.path(), cmd_.cutoff);
     if (models_.empty()) throw InternalError("no model in " + cmd_.models);
     // The filters score amino models against protein targets; hmmsearch also
     // searches DNA or RNA targets with nucleotide models: those get plain
@@ -260,18 +266,8 @@ int Search::run() {
     // runs' competition for the cores made the filters slower
     // (docs/benchmarks.md), so one model takes the other path; and under
     // --cpu nothing runs beside the filters.
-    bool own = false;
-    std::vector<Hmm> hmms;
-    if (settings_.own_last_stage) {
-        const std::string why = last_stage_refusal(cmd_.options);
-        if (why.empty()) {
-            hmms = read_all_hmms(hmm_);
-            refuse_models_without_consensus(hmms);
-            own = true;
-        } else {
-            warn(kTool, why + ": hmmsearch runs the stages after the filters");
-        }
-    }
+    if (own) refuse_models_without_consensus(hmms);
+    else if (settings_.own_last_stage) warn(kTool, refused + ": hmmsearch runs the stages after the filters");
     const bool streamed = cmd_.splittable && !threads_->capped() && models_.size() >= 2 &&
                           models_.size() <= threads_->jobs() && starts_with_fasta_header(cmd_.targets);
     const int rc = own ? run_own_last_stage(hmms) : streamed ? run_streamed() : run_after_filters();

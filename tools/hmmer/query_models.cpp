@@ -172,4 +172,26 @@ std::vector<QueryModel> split_query_models(const std::string& path, const std::s
     return models;
 }
 
+std::vector<Hmm> read_query_hmms(const std::string& path, const std::string& shown_path, const std::string& cutoff,
+                                 std::vector<QueryModel>& models) {
+    std::vector<Hmm> hmms;
+    try {
+        hmms = read_all_hmms(path);
+    } catch (const InputError& e) {
+        if (e.file() != path || path == shown_path) throw;
+        throw InputError(shown_path, e.line(), e.message());
+    }
+    models.clear();
+    for (const Hmm& h : hmms) {
+        QueryModel m;
+        m.name = h.name;
+        m.length = h.M;
+        m.alph = h.alph;
+        m.has_cutoff = cutoff.empty() || (cutoff == "GA" && h.ga.set) || (cutoff == "TC" && h.tc.set) ||
+                       (cutoff == "NC" && h.nc.set);
+        models.push_back(std::move(m));
+    }
+    return hmms;
+}
+
 }  // namespace warpdp

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "core/base/alphabet.hpp"
+#include "core/hmmer/hmm.hpp"
 
 namespace warpdp {
 
@@ -41,6 +42,12 @@ struct QueryModel {
     std::string file;         // its text alone
     bool has_cutoff = true;   // its header holds the cutoff line asked for (always, when none is)
 };
+
+// The models of `path` read whole, for a search that needs no model's text
+// alone (warpdp's own last stage): `models` gets each one's QueryModel
+// (file empty). Errors as split_query_models'.
+std::vector<Hmm> read_query_hmms(const std::string& path, const std::string& shown_path, const std::string& cutoff,
+                                 std::vector<QueryModel>& models);
 
 // Reads the models of `path` (plain or gzip) and writes each one's text to
 // dir/model.<i>.hmm, i from 1 in file order. `cutoff` ("GA", "TC", "NC" or

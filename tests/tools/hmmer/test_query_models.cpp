@@ -114,3 +114,27 @@ TEST_CASE("a malformed HMMER3 file is refused naming the user's file and line") 
     CHECK_THROWS_WITH_AS(split_query_models(bad, "-", dir.path().string(), ""),
                          "-:286: expected the 'HMMER3/<a..f>' line of the next model, found 'garbage'", InputError);
 }
+
+TEST_CASE("read whole, the models give the QueryModels the cut gives, without files") {
+    test::TempDir dir;
+    const auto path = dir.write("m.hmm", renamed("one", true) + renamed("two", false)).string();
+    for (const std::string cutoff : {"GA", "TC", ""}) {
+        CAPTURE(cutoff);
+        std::vector<QueryModel> whole;
+        const auto hmms = read_query_hmms(path, path, cutoff, whole);
+        const auto cut = split_query_models(path, path, dir.path().string(), cutoff);
+        REQUIRE(hmms.size() == 2);
+        REQUIRE(whole.size() == cut.size());
+        for (size_t i = 0; i < cut.size(); ++i) {
+            CHECK(whole[i].name == cut[i].name);
+            CHECK(whole[i].length == cut[i].length);
+            CHECK(whole[i].alph == cut[i].alph);
+            CHECK(whole[i].has_cutoff == cut[i].has_cutoff);
+            CHECK(whole[i].file.empty());
+        }
+    }
+    const auto bad = dir.write("bad.hmm", kFn3 + "garbage\n").string();
+    std::vector<QueryModel> none;
+    CHECK_THROWS_WITH_AS(read_query_hmms(bad, "-", "", none),
+                         "-:286: expected the 'HMMER3/<a..f>' line of the next model, found 'garbage'", InputError);
+}
