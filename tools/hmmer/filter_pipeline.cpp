@@ -388,14 +388,14 @@ struct FilterPipeline::Impl {
             if (inline_msv) {
                 // Each model's survivors of the MSV and bias filters, with
                 // their verdicts, taken from the stage as soon as decided.
-                msv_stage->run(chunk, number, *e.msv_full, [&](size_t mi, size_t first_new) {
+                out.msv_decide_s += msv_stage->run(chunk, number, *e.msv_full, [&](size_t mi, size_t first_new) {
                     auto& rows = msv_stage->rows(mi);
                     for (size_t r = first_new; r < rows.size(); ++r) {
                         cands[mi].push_back(static_cast<uint32_t>(rows[r].target - chunk.first_index));
                         verdicts[mi].push_back(rows[r].v);
                     }
                     rows.clear();
-                });
+                }).decide_s;
             } else if (pipeline) {
                 for (size_t mi = 0; mi < models.size(); ++mi) {
                     auto& cur = (*cursor)[mi];
