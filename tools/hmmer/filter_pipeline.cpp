@@ -43,6 +43,11 @@ double since(clock::time_point a) { return std::chrono::duration<double>(clock::
 
 using Row = FilterRow;
 
+// Viterbi engines on the GPU, each scoring its own models' candidates at
+// once: one model's call lasts as long as its longest candidate's rows (a
+// few milliseconds, on Pfam-sized model sets most of the stage).
+constexpr unsigned kViterbiStreams = 4;
+
 // A target that passed the Viterbi stage: its row, the score the filters
 // compare against (bias-filter or null score), the P-value that passed.
 struct StagePass {
@@ -55,7 +60,7 @@ struct StagePass {
 struct Job {
     uint64_t number = 0;  // chunks before it
     SeqBatch chunk;
-    VitEngine* vit_e = nullptr;
+    std::vector<VitEngine*> vit_e;
     FwdEngine* fwd_e = nullptr;
     // Per model: the candidates of this chunk (database order) with their
     // exact MSV/bias verdicts.
@@ -77,7 +82,10 @@ struct PassWork {
 
 struct FilterPipeline::Impl {
     struct Engines {
-        std::unique_ptr<VitEngine> vit;
+        // With candidates on a GPU, several, each with its own stream and a
+        // copy of the candidates: their models' calls run side by side
+        // (kViterbiStreams).
+        std::vector<std::unique_ptr<VitEngine>> vit;
         std::unique_ptr<MsvEngine> msv_full;  // with inline MSV: the whole chunk's MSV filter
         std::unique_ptr<FwdEngine> fwd;       // with forward
     };
@@ -98,7 +106,6 @@ struct FilterPipeline::Impl {
     FilterRun out;
     std::vector<PassWork> pass_work;
     std::vector<uint16_t> msv_raw;  // rescoring streamed candidates
-    std::vector<uint32_t> vit_raw;
 
     Impl(const std::vector<FilterModel>& m, FilterSettings settings)
         : models(m), s(std::move(settings)), F1(std::min(s.F1, 1.0)), F2(std::min(s.F2, 1.0)),
@@ -133,11 +140,13 @@ struct FilterPipeline::Impl {
     void start_engines() {
         engines = std::make_unique<ToolEngines<Engines>>(
             s.tool, s.common,
-            [threads = s.common.threads, forward = forward, inline_msv = inline_msv,
+            [threads = s.common.threads, forward = forward, inline_msv = inline_msv, pipeline = pipeline,
              residues = chunk_residues()](const DeviceChoice& d) {
                 const std::vector<int> first(d.gpus.begin(), d.gpus.begin() + (d.cuda ? 1 : 0));
                 Engines e;
-                e.vit = !d.cuda ? make_vit_cpu_engine(threads) : make_vit_cuda_engine(inline_msv ? first : d.gpus);
+                if (!d.cuda) e.vit.push_back(make_vit_cpu_engine(threads));
+                for (unsigned k = 0; d.cuda && k < (pipeline ? kViterbiStreams : 1u); ++k)
+                    e.vit.push_back(make_vit_cuda_engine(inline_msv ? first : d.gpus));
                 // On a GPU the Forward stage's longest targets go to the CPU (core/hmmer/fwd/fwd_split.hpp).
                 if (forward)
                     e.fwd = d.cuda ? make_fwd_split_engine(make_fwd_cuda_engine(first), make_fwd_cpu_engine(threads),
@@ -154,12 +163,12 @@ struct FilterPipeline::Impl {
 
     void viterbi_stage(Job& job) {
         const SeqBatch& chunk = job.chunk;
-        VitEngine* vit_e = job.vit_e;
+        const std::vector<VitEngine*>& vit_e = job.vit_e;
         const auto& cands = job.cands;
         const auto& verdicts = job.verdicts;
         trace_event("viterbi-start", job.number);
         auto w0 = clock::now();
-        // The Viterbi engine holds only the targets some model may filter:
+        // The Viterbi engines hold only the targets some model may filter:
         // with candidates, their union (a few percent of the chunk, so a GPU
         // upload stays small); without, the whole chunk.
         std::vector<int64_t> slot(chunk.size(), pipeline ? -1 : 0);  // chunk index -> index in `loaded`
@@ -172,18 +181,19 @@ struct FilterPipeline::Impl {
             members.push_back(static_cast<uint32_t>(t));
         }
         const SeqBatch loaded = pipeline ? gather(chunk, members) : SeqBatch{};
-        if (!pipeline || !members.empty()) vit_e->load_targets(pipeline ? loaded : chunk);
+        if (!pipeline || !members.empty())
+            for (VitEngine* e : vit_e) e->load_targets(pipeline ? loaded : chunk);
         auto& chunk_rows = job.rows;
         auto& stage_pass = job.passers;
         chunk_rows.assign(models.size(), {});
         stage_pass.assign(models.size(), {});
+        // Per model: which targets of this chunk go to the Viterbi filter
+        // (their places in the engines), with their filtersc.
+        std::vector<std::vector<uint32_t>> which(models.size()), at(models.size());
+        std::vector<std::vector<float>> filtersc(models.size());
         for (size_t mi = 0; mi < models.size(); ++mi) {
-            const FilterModel& m = models[mi];
             auto& mrows = chunk_rows[mi];
             auto& passers = stage_pass[mi];
-            // Which targets of this chunk go to the Viterbi filter, with their filtersc.
-            std::vector<uint32_t> which;
-            std::vector<float> filtersc;
             if (pipeline) {
                 const auto& cand = cands[mi];
                 for (size_t j = 0; j < cand.size(); ++j) {
@@ -198,8 +208,8 @@ struct FilterPipeline::Impl {
                         ++out.tally[mi].skipped;
                         passers.push_back({mrows.size(), v.filtersc, v.bias_p});
                     } else {
-                        which.push_back(t);
-                        filtersc.push_back(v.filtersc);
+                        which[mi].push_back(t);
+                        filtersc[mi].push_back(v.filtersc);
                     }
                     mrows.push_back(r);
                 }
@@ -209,28 +219,39 @@ struct FilterPipeline::Impl {
                     r.target = chunk.first_index + t;
                     r.length = chunk.length(t);
                     if (r.length > 0) {  // hmmsearch skips empty targets
-                        which.push_back(static_cast<uint32_t>(t));
-                        filtersc.push_back(null_score(r.length));
+                        which[mi].push_back(static_cast<uint32_t>(t));
+                        filtersc[mi].push_back(null_score(r.length));
                         ++out.tally[mi].candidates;
                     }
                     mrows.push_back(r);
                 }
             }
-            vit_raw.assign(which.size(), 0);
-            std::vector<uint32_t> at(which.size());
-            for (size_t j = 0; j < which.size(); ++j) at[j] = static_cast<uint32_t>(slot[which[j]]);
-            if (!which.empty()) vit_e->score(m.vit.words, at, vit_raw);
-            for (size_t j = 0, r = 0; j < which.size(); ++j) {
-                while (mrows[r].target != chunk.first_index + which[j]) ++r;
-                const VitVerdict v = vit_verdict(m.msv.hmm, filtersc[j], vit_raw[j], chunk.length(which[j]), F2);
+            for (uint32_t t : which[mi]) at[mi].push_back(static_cast<uint32_t>(slot[t]));
+        }
+        // The scores, engine w taking the models its host thread draws: a
+        // GPU call lasts as long as its longest target's serial rows, so
+        // several models' calls at once keep the card busy.
+        std::vector<std::vector<uint32_t>> raw(models.size());
+        parallel_for_workers(models.size(), static_cast<unsigned>(vit_e.size()), 1, [&](unsigned w, size_t mi) {
+            raw[mi].assign(which[mi].size(), 0);
+            if (!which[mi].empty()) vit_e[w]->score(models[mi].vit.words, at[mi], raw[mi]);
+        });
+        for (size_t mi = 0; mi < models.size(); ++mi) {
+            const FilterModel& m = models[mi];
+            auto& mrows = chunk_rows[mi];
+            auto& passers = stage_pass[mi];
+            for (size_t j = 0, r = 0; j < which[mi].size(); ++j) {
+                const uint32_t t = which[mi][j];
+                while (mrows[r].target != chunk.first_index + t) ++r;
+                const VitVerdict v = vit_verdict(m.msv.hmm, filtersc[mi][j], raw[mi][j], chunk.length(t), F2);
                 mrows[r].scored = true;
                 mrows[r].bits = v.bits;
                 mrows[r].pvalue = v.p;
                 mrows[r].passed = v.pass;
-                if (v.pass) passers.push_back({r, filtersc[j], v.p});
-                out.cells += static_cast<uint64_t>(m.vit.words.M) * chunk.length(which[j]);
+                if (v.pass) passers.push_back({r, filtersc[mi][j], v.p});
+                out.cells += static_cast<uint64_t>(m.vit.words.M) * chunk.length(t);
             }
-            out.tally[mi].computed += which.size();
+            out.tally[mi].computed += which[mi].size();
             std::sort(passers.begin(), passers.end(), [](const StagePass& a, const StagePass& b) { return a.row < b.row; });
         }
         out.vit_s += since(w0);
@@ -379,7 +400,8 @@ struct FilterPipeline::Impl {
             // Each model's candidates in this chunk, in database order, with their
             // exact MSV/bias verdicts (filtersc and the bias-corrected P-value
             // decide the pipeline rule of the Viterbi stage).
-            job.vit_e = e.vit.get();
+            job.vit_e.clear();
+            for (const auto& v : e.vit) job.vit_e.push_back(v.get());
             job.fwd_e = e.fwd.get();
             job.cands.assign(models.size(), {});
             job.verdicts.assign(models.size(), {});
@@ -454,7 +476,7 @@ struct FilterPipeline::Impl {
         // for the start-up.
         out.device = engines->device();
         const Engines& ran = *engines->ran();
-        out.engine = ran.vit->name();
+        out.engine = ran.vit.front()->name();
         if (forward) out.fwd_engine = ran.fwd->name();
         for (size_t mi = 0; msv_stage && mi < models.size(); ++mi) {
             out.tally[mi].passed_msv = msv_stage->tally(mi).passed_msv;

@@ -164,18 +164,20 @@ ModelTexts model_texts(const LastStageInput& in, const Hmm& hmm, const nlohmann:
 
 }  // namespace
 
-std::vector<size_t> last_stage_groups(const std::vector<double>& survivor_bytes, unsigned workers) {
+std::vector<size_t> last_stage_groups(const std::vector<double>& survivor_bytes, const std::vector<double>& work,
+                                      unsigned workers) {
     double total = 0;
-    for (double b : survivor_bytes) total += b;
-    const double want = std::clamp(total / (2.0 * std::max(1u, workers)), 1.0, kLastStageGroupBytes);
+    for (double w : work) total += w;
+    const double want = std::max(1.0, total / (2.0 * std::max(1u, workers)));
     std::vector<size_t> first;
-    double in_group = want;  // (the first model opens a group)
+    double work_in = want, bytes_in = 0;  // (the first model opens a group)
     for (size_t i = 0; i < survivor_bytes.size(); ++i) {
-        if (in_group >= want) {
+        if (work_in >= want || bytes_in >= kLastStageGroupBytes) {
             first.push_back(i);
-            in_group = 0;
+            work_in = bytes_in = 0;
         }
-        in_group += survivor_bytes[i];
+        work_in += work[i];
+        bytes_in += survivor_bytes[i];
     }
     first.push_back(survivor_bytes.size());
     return first;
@@ -204,7 +206,8 @@ LastStageTexts run_last_stage(const LastStageInput& in, const std::vector<Hmm>& 
     size_t appended = 0;
     std::atomic<size_t> next{0}, failed{n};
     std::exception_ptr failure;
-    const std::vector<size_t> groups = last_stage_groups(survivor_bytes(in, n), static_cast<unsigned>(own.size()));
+    const std::vector<size_t> groups = last_stage_groups(survivor_bytes(in, n), last_stage_cells(in, models),
+                                                         static_cast<unsigned>(own.size()));
     DomSettings settings;
     settings.null2 = !in.report.nonull2;
     settings.seed = static_cast<uint32_t>(in.report.seed.value_or(42));

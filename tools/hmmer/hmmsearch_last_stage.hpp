@@ -75,11 +75,13 @@ LastStageTexts run_last_stage(const LastStageInput& in, const std::vector<Hmm>& 
 
 // Groups of consecutive models searched together: the index of each
 // group's first model, then the number of models. A group holds about
-// 1/(2 * workers) of all survivors' bytes (at most kLastStageGroupBytes, at
-// least one model), so every worker has groups to take and a GPU gets
-// several models' jobs in one launch (§16.10).
+// 1/(2 * workers) of all the work (`work`: last_stage_cells), so the
+// workers balance, and at most about kLastStageGroupBytes of survivors (it
+// holds them in memory), at least one model; a GPU gets several models'
+// jobs in one launch (§16.10).
 inline constexpr double kLastStageGroupBytes = 16.0 * (1 << 20);
-std::vector<size_t> last_stage_groups(const std::vector<double>& survivor_bytes, unsigned workers);
+std::vector<size_t> last_stage_groups(const std::vector<double>& survivor_bytes, const std::vector<double>& work,
+                                      unsigned workers);
 
 // The last stage's work per model, roughly: its survivor file in bytes
 // (about its residues) times the model's length. For the device choice and

@@ -1,5 +1,6 @@
 #include "core/hmmer/domains/dom_batch.hpp"
 
+#include <algorithm>
 #include <vector>
 
 #include "core/base/parallel.hpp"
@@ -7,14 +8,24 @@
 namespace warpdp {
 namespace {
 
-// (call, item) pairs of a many-model call, in call order: one thread loop
-// over all of them, so one model's few items leave no thread idle.
-template <class Call, class Count>
-std::vector<std::pair<uint32_t, uint32_t>> flatten(std::span<const Call> calls, Count count) {
+// (call, item) pairs of a many-model call, costliest first: one thread loop
+// over all of them, so one model's few items leave no thread idle, and a
+// long item starts first instead of holding the loop's end.
+template <class Call, class Count, class Cost>
+std::vector<std::pair<uint32_t, uint32_t>> costliest_first(std::span<const Call> calls, Count count, Cost cost) {
     std::vector<std::pair<uint32_t, uint32_t>> items;
+    std::vector<double> costs;
     for (size_t c = 0; c < calls.size(); ++c)
-        for (size_t i = 0; i < count(calls[c]); ++i) items.emplace_back(static_cast<uint32_t>(c), static_cast<uint32_t>(i));
-    return items;
+        for (size_t i = 0; i < count(calls[c]); ++i) {
+            items.emplace_back(static_cast<uint32_t>(c), static_cast<uint32_t>(i));
+            costs.push_back(cost(calls[c], i));
+        }
+    std::vector<size_t> order(items.size());
+    for (size_t k = 0; k < order.size(); ++k) order[k] = k;
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return costs[a] > costs[b]; });
+    std::vector<std::pair<uint32_t, uint32_t>> sorted;
+    for (size_t k : order) sorted.push_back(items[k]);
+    return sorted;
 }
 
 class DomCpuBatchKernels final : public DomBatchKernels {
@@ -27,7 +38,9 @@ public:
     // workspaces outlive the call, so their matrices stop growing (and
     // faulting in fresh pages) after the first batches.
     void parsers(std::span<const DomParsersCall> calls) override {
-        const auto items = flatten(calls, [](const DomParsersCall& c) { return c.targets.size(); });
+        const auto items = costliest_first(
+            calls, [](const DomParsersCall& c) { return c.targets.size(); },
+            [](const DomParsersCall& c, size_t t) { return static_cast<double>(c.targets[t].dsq.size()) * c.model.odds->M; });
         grow(parallel_workers(items.size(), threads_, 1));
         parallel_for_workers(items.size(), threads_, 1, [&](unsigned w, size_t x) {
             const auto [c, t] = items[x];
@@ -35,7 +48,11 @@ public:
         });
     }
     void envelopes(std::span<const DomEnvelopesCall> calls) override {
-        const auto items = flatten(calls, [](const DomEnvelopesCall& c) { return c.jobs.size(); });
+        const auto items = costliest_first(
+            calls, [](const DomEnvelopesCall& c) { return c.jobs.size(); },
+            [](const DomEnvelopesCall& c, size_t z) {
+                return static_cast<double>(c.jobs[z].j - c.jobs[z].i + 1) * c.model.odds->M;
+            });
         grow(parallel_workers(items.size(), threads_, 1));
         parallel_for_workers(items.size(), threads_, 1, [&](unsigned w, size_t x) {
             const auto [c, z] = items[x];

@@ -1,5 +1,6 @@
 #include "core/hmmer/domains/dom_engine.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <vector>
 
@@ -86,10 +87,16 @@ private:
         // B: planning; each target reseeds its generator itself, so no
         // result depends on what a workspace did before. A job names its
         // target by index within its piece (its call's targets).
+        // The longest targets first, so none starts at the loop's end.
         plans_.assign(n, DomPlan{});
+        by_length_.resize(n);
+        for (size_t k = 0; k < n; ++k) by_length_[k] = k;
+        std::stable_sort(by_length_.begin(), by_length_.end(),
+                         [&](size_t a, size_t b) { return target(a).dsq.size() > target(b).dsq.size(); });
         const unsigned workers = parallel_workers(n, threads_, 1);
         while (plan_ws_.size() < workers) plan_ws_.emplace_back(settings.seed);
-        parallel_for_workers(n, threads_, 1, [&](unsigned w, size_t k) {
+        parallel_for_workers(n, threads_, 1, [&](unsigned w, size_t x) {
+            const size_t k = by_length_[x];
             dom_plan_target(host_, model(k), target(k), settings, parsers_[k], index_[k], plan_ws_[w], plans_[k]);
         });
         lap(seconds_.planning, t0);
@@ -138,6 +145,7 @@ private:
     unsigned threads_;
     uint64_t batch_residues_;
     std::vector<uint32_t> piece_of_, index_;
+    std::vector<size_t> by_length_;
     std::vector<float> rows_;
     std::vector<DomParserOut> parsers_;
     std::vector<DomPlan> plans_;

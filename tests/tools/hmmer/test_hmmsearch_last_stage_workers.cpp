@@ -157,20 +157,23 @@ TEST_CASE("every worker checks for a stop, and a stop ends the run once all have
     }
 }
 
-TEST_CASE("groups of models: consecutive, each about a 1/(2 * workers) share of the survivors, none empty") {
+TEST_CASE("groups of models: consecutive, each about a 1/(2 * workers) share of the work, none empty") {
+    const auto groups = [](const std::vector<double>& work, unsigned workers) {
+        return last_stage_groups(std::vector<double>(work.size(), 1.0), work, workers);
+    };
     // Equal models: two groups a worker.
-    CHECK(last_stage_groups(std::vector<double>(8, 10.0), 1) == std::vector<size_t>{0, 4, 8});
-    CHECK(last_stage_groups(std::vector<double>(8, 10.0), 2) == std::vector<size_t>{0, 2, 4, 6, 8});
+    CHECK(groups(std::vector<double>(8, 10.0), 1) == std::vector<size_t>{0, 4, 8});
+    CHECK(groups(std::vector<double>(8, 10.0), 2) == std::vector<size_t>{0, 2, 4, 6, 8});
     // More workers than models: a model a group.
-    CHECK(last_stage_groups(std::vector<double>(3, 10.0), 4) == std::vector<size_t>{0, 1, 2, 3});
+    CHECK(groups(std::vector<double>(3, 10.0), 4) == std::vector<size_t>{0, 1, 2, 3});
     // A large model closes its group; the small ones after it share one.
-    CHECK(last_stage_groups({1.0, 100.0, 1.0, 1.0, 1.0}, 1) == std::vector<size_t>{0, 2, 5});
-    // Models without survivors join their neighbours; none at all: one group.
-    CHECK(last_stage_groups({0.0, 0.0, 0.0}, 2) == std::vector<size_t>{0, 3});
-    CHECK(last_stage_groups({}, 2) == std::vector<size_t>{0});
-    // No group much over kLastStageGroupBytes, however few the workers.
-    const std::vector<double> many(1000, kLastStageGroupBytes / 8);
-    const std::vector<size_t> g = last_stage_groups(many, 1);
+    CHECK(groups({1.0, 100.0, 1.0, 1.0, 1.0}, 1) == std::vector<size_t>{0, 2, 5});
+    // Models without work join their neighbours; none at all: one group.
+    CHECK(groups({0.0, 0.0, 0.0}, 2) == std::vector<size_t>{0, 3});
+    CHECK(groups({}, 2) == std::vector<size_t>{0});
+    // No group much over kLastStageGroupBytes of survivors, however few the workers.
+    const std::vector<double> bytes(1000, kLastStageGroupBytes / 8);
+    const std::vector<size_t> g = last_stage_groups(bytes, std::vector<double>(1000, 1.0), 1);
     for (size_t k = 0; k + 1 < g.size(); ++k) CHECK(g[k + 1] - g[k] == 8);
 }
 
