@@ -29,13 +29,15 @@ using MsvEngines = ToolEngines<std::unique_ptr<MsvEngine>>;
 
 class MsvStage {
 public:
-    // Where one chunk's time went: loading it into the engine, the engine's
-    // scoring (less the decisions that overlapped it) and the decisions.
+    // Where one chunk's time went: loading it into the engine, the scoring
+    // with the decisions beside it (wall), and the decisions (summed over
+    // the threads that made them).
     struct ChunkTimes {
         double load_s = 0, score_s = 0, decide_s = 0;
     };
-    // Called on the calling thread once model mi's rows of the chunk are
-    // decided: they are rows(mi)[first_new...].
+    // Called once model mi's rows of the chunk are decided: they are
+    // rows(mi)[first_new...]. Calls for different models may run at once,
+    // on other threads; one model's never do.
     using OnModel = std::function<void(size_t mi, size_t first_new)>;
 
     // models must outlive the stage.
