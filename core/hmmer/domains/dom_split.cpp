@@ -15,6 +15,17 @@ struct Item {
     uint32_t call, index;
 };
 
+// f(first, end) for each run [first, end) of `items` of one call.
+template <class F>
+void each_call_run(const std::vector<Item>& items, F f) {
+    for (size_t b = 0; b < items.size();) {
+        size_t e = b;
+        while (e < items.size() && items[e].call == items[b].call) ++e;
+        f(b, e);
+        b = e;
+    }
+}
+
 class DomSplitBatchKernels final : public DomBatchKernels {
 public:
     DomSplitBatchKernels(std::unique_ptr<DomBatchKernels> gpu, std::unique_ptr<DomBatchKernels> cpu, unsigned threads,
@@ -47,13 +58,10 @@ public:
                 s.targets.push_back(calls[x.call].targets[x.index]);
                 s.out.push_back(calls[x.call].out[x.index]);
             }
-            for (size_t b = 0; b < which.size();) {
-                size_t e = b;
-                while (e < which.size() && which[e].call == which[b].call) ++e;
+            each_call_run(which, [&](size_t b, size_t e) {
                 s.calls.push_back({calls[which[b].call].model, std::span(s.targets).subspan(b, e - b),
                                    std::span(s.out).subspan(b, e - b)});
-                b = e;
-            }
+            });
         };
         Side cs, gs;
         make(on_cpu, cs);
@@ -83,14 +91,11 @@ public:
         const auto make = [&](const std::vector<Item>& which, Side& s) {
             for (const Item& x : which) s.jobs.push_back(calls[x.call].jobs[x.index]);
             s.out.resize(which.size());
-            for (size_t b = 0; b < which.size();) {
-                size_t e = b;
-                while (e < which.size() && which[e].call == which[b].call) ++e;
+            each_call_run(which, [&](size_t b, size_t e) {
                 const DomEnvelopesCall& c = calls[which[b].call];
                 s.calls.push_back(
                     {c.model, c.targets, std::span(s.jobs).subspan(b, e - b), std::span(s.out).subspan(b, e - b)});
-                b = e;
-            }
+            });
         };
         Side cs, gs;
         make(on_cpu, cs);
