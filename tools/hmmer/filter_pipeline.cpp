@@ -252,7 +252,8 @@ struct FilterPipeline::Impl {
                 out.cells += static_cast<uint64_t>(m.vit.words.M) * chunk.length(t);
             }
             out.tally[mi].computed += which[mi].size();
-            std::sort(passers.begin(), passers.end(), [](const StagePass& a, const StagePass& b) { return a.row < b.row; });
+            std::sort(passers.begin(), passers.end(),
+                      [](const StagePass& a, const StagePass& b) { return a.row < b.row; });
         }
         out.vit_s += since(w0);
         trace_event("viterbi-end", job.number);

@@ -29,7 +29,8 @@ struct LastStageInput {
     std::string ali_out;         // -A's path as given (empty: none)
     std::string author;          // the alignment's #=GF AU line
     double start_seconds = 0;    // when the run began (steady clock), for the timing lines
-    std::function<void()> stop_check;  // called before each batch of targets: throws to stop the run
+    // Called as survivors are read and before each group's search: throws to stop the run.
+    std::function<void()> stop_check;
 };
 
 // The five outputs' texts (those not asked for are left empty), and the

@@ -50,7 +50,8 @@ MsvStage::ChunkTimes MsvStage::run(const SeqBatch& chunk, uint64_t number, MsvEn
             deciding.front().get();
             deciding.pop_front();
         }
-        deciding.push_back(std::async(std::launch::async, [&, mi, scores = std::vector<uint16_t>(raw.begin(), raw.end())] {
+        std::vector<uint16_t> copy(raw.begin(), raw.end());
+        deciding.push_back(std::async(std::launch::async, [&, mi, scores = std::move(copy)] {
             const auto d0 = clock::now();
             const size_t first_new = rows_[mi].size();
             msv_decide(*models_[mi], chunk, scores, one, rows_[mi], tally_[mi], floors_[mi].get());

@@ -40,7 +40,9 @@ public:
     void parsers(std::span<const DomParsersCall> calls) override {
         const auto items = costliest_first(
             calls, [](const DomParsersCall& c) { return c.targets.size(); },
-            [](const DomParsersCall& c, size_t t) { return static_cast<double>(c.targets[t].dsq.size()) * c.model.odds->M; });
+            [](const DomParsersCall& c, size_t t) {
+                return static_cast<double>(c.targets[t].dsq.size()) * c.model.odds->M;
+            });
         grow(parallel_workers(items.size(), threads_, 1));
         parallel_for_workers(items.size(), threads_, 1, [&](unsigned w, size_t x) {
             const auto [c, t] = items[x];
