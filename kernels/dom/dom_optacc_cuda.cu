@@ -18,6 +18,7 @@
 #include "kernels/common/cuda_check.cuh"
 #include "kernels/dom/dom_optacc_cuda.hpp"
 #include "kernels/dom/dom_optacc_kernels.cuh"
+#include "kernels/dom/dom_optacc_warp_kernel.cuh"
 
 namespace warpdp {
 namespace {
@@ -26,6 +27,13 @@ using namespace warpdp::cuda;
 
 constexpr uint64_t kScratchBytes = uint64_t{1} << 30;  // OA matrices of one launch (default)
 constexpr unsigned kThreads = 128;
+// The warp fill's shared memory: at most this much a block (no opt-in),
+// at most kWarpsPerBlock envelopes a block; wider models take the
+// four-thread fill.
+constexpr uint64_t kWarpBlockSmem = 48 << 10;
+constexpr uint64_t kWarpsPerBlock = 4;
+
+uint64_t warp_region_bytes(int Q) { return uint64_t{dom_oa_warp_region_floats(dom_oa_warp_Pp(Q))} * sizeof(float); }
 
 template <typename T>
 void upload(DeviceBuffer<T>& dst, const std::vector<T>& src, cudaStream_t st) {
@@ -49,7 +57,8 @@ public:
           scratch_bytes_(h.oa_scratch_bytes > 0 ? h.oa_scratch_bytes : kScratchBytes),
           trace_steps_(h.trace_steps),
           keep_ox_(h.keep_oa_matrix),
-          scatter_(h.scatter_upload) {
+          scatter_(h.scatter_upload),
+          fill_form_(h.fill_form) {
         open_devices({device}, "optimal-accuracy");
         DeviceGuard guard(device_);
         stream_ = std::make_unique<Stream>();
@@ -210,7 +219,7 @@ private:
         p.error = error_.get();
         p.usage = usage_.get();
         p.null2 = null2_.get();
-        WARPDP_CUDA_CHECK_LAUNCH((dom_oa_fill_kernel<<<blocks_for(uint64_t{4} * n), kThreads, 0, st>>>(p)));
+        fill(p, envs, st);
         WARPDP_CUDA_CHECK_LAUNCH((dom_oa_trace_kernel<<<blocks_for(n), kThreads, 0, st>>>(p)));
         const size_t smem = static_cast<size_t>(p.K) * kFwdLanes * sizeof(float);
         WARPDP_CUDA_CHECK_LAUNCH((dom_oa_null2_kernel<<<static_cast<unsigned>(n), kThreads, smem, st>>>(p)));
@@ -297,6 +306,43 @@ private:
         }
     }
 
+    // The fill of a launch's jobs: all four-thread, or warps for every job
+    // whose model fits the warp's shared memory and four threads for the rest.
+    void fill(const DomOaParams& p, std::span<const DomOaEnvelope> envs, cudaStream_t st) {
+        const size_t n = envs.size();
+        if (fill_form_ == DomOaFillForm::lanes4) {
+            WARPDP_CUDA_CHECK_LAUNCH((dom_oa_fill_kernel<<<blocks_for(uint64_t{4} * n), kThreads, 0, st>>>(
+                p, nullptr, static_cast<uint32_t>(n))));
+            return;
+        }
+        fill_jobs_.clear();
+        std::vector<uint32_t> wide;
+        int widest = 1;  // Q of the widest model taking warps
+        for (size_t j = 0; j < n; ++j) {
+            const int Q = models_[envs[j].model].Q;
+            if (warp_region_bytes(Q) <= kWarpBlockSmem) {
+                fill_jobs_.push_back(static_cast<uint32_t>(j));
+                widest = std::max(widest, Q);
+            } else {
+                wide.push_back(static_cast<uint32_t>(j));
+            }
+        }
+        const auto n_warp = static_cast<uint32_t>(fill_jobs_.size());
+        const auto n_wide = static_cast<uint32_t>(wide.size());
+        fill_jobs_.insert(fill_jobs_.end(), wide.begin(), wide.end());
+        upload(fill_jobs_dev_, fill_jobs_, st);
+        if (n_warp > 0) {
+            const uint64_t region = warp_region_bytes(widest);
+            const uint64_t W = std::min(kWarpsPerBlock, kWarpBlockSmem / region);
+            const auto blocks = static_cast<unsigned>((n_warp + W - 1) / W);
+            WARPDP_CUDA_CHECK_LAUNCH((dom_oa_fill_warp_kernel<<<blocks, static_cast<unsigned>(32 * W), W * region, st>>>(
+                p, fill_jobs_dev_.get(), n_warp, static_cast<uint32_t>(region / sizeof(float)))));
+        }
+        if (n_wide > 0)
+            WARPDP_CUDA_CHECK_LAUNCH((dom_oa_fill_kernel<<<blocks_for(uint64_t{4} * n_wide), kThreads, 0, st>>>(
+                p, fill_jobs_dev_.get() + n_warp, n_wide)));
+    }
+
     // dom_null2's last steps for every envelope: degenerate codes the mean of
     // their members' odds, summed in code order; gap, '*' and '~' 1.
     static void finish_null2(const Alphabet& abc, size_t n, DomOaResults& out) {
@@ -324,6 +370,9 @@ private:
     uint32_t trace_steps_;
     bool keep_ox_;
     bool scatter_;
+    DomOaFillForm fill_form_;
+    std::vector<uint32_t> fill_jobs_;  // the warp fill's jobs, then the four-thread fill's
+    DeviceBuffer<uint32_t> fill_jobs_dev_;
     std::unique_ptr<Stream> stream_;
     std::vector<float> host_cells_, host_specials_;
     std::vector<DomOaJob> jobs_;

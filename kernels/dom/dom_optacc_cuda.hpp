@@ -124,8 +124,15 @@ public:
 // or when CUDA is unavailable.
 std::unique_ptr<DomOaEngine> make_dom_oa_cuda_engine(int device, uint64_t scratch_bytes = 0);
 
+// Which kernel fills the OA matrices: four threads per envelope, or a warp
+// per envelope (docs/hmmer-filters.md §16.9; envelopes of models too wide
+// for its shared memory still take the four threads).
+enum class DomOaFillForm { lanes4, warp };
+
 // Test hooks (CUDA builds only).
 struct DomOaTestHooks {
+    // The warp form has not run on a GPU yet: the default stays lanes4.
+    DomOaFillForm fill_form = DomOaFillForm::lanes4;
     uint64_t oa_scratch_bytes = 0;  // > 0: at most this much of OA matrices per launch
     uint32_t trace_steps = 0;       // > 0: first traceback buffers of this many steps (long traces rerun)
     bool keep_oa_matrix = false;    // return the OA matrices

@@ -1,8 +1,9 @@
 // The optimal-accuracy kernels (docs/hmmer-filters.md §16.9), each envelope
-// on its own model's odds and shape (DomModelDesc): the fill with
-// four threads per envelope, thread z playing SSE lane z of
-// dom_optimal_accuracy_cpu; the traceback with one thread per envelope, the
-// choices of dom_oa_trace in its order; null2 by expectation with a block per
+// on its own model's odds and shape (DomModelDesc): the fill with four
+// threads per envelope, thread z playing SSE lane z of
+// dom_optimal_accuracy_cpu (its warp form: dom_optacc_warp_kernel.cuh); the
+// traceback with one thread per envelope, the choices of dom_oa_trace in its
+// order; null2 by expectation with a block per
 // envelope, each column summed over the rows in dom_null2's order. Float
 // operations are explicit PTX: IEEE without flushing in the fill and the
 // traceback (the CPU's run outside any flush-to-zero scope), IEEE then a
@@ -15,72 +16,18 @@
 #include "core/hmmer/domains/dom_specials.hpp"
 #include "core/hmmer/domains/dom_trace.hpp"
 #include "core/hmmer/fwd/fwd_profile.hpp"
-#include "kernels/dom/dom_layout.hpp"
-#include "kernels/dom/dom_optacc_cuda.hpp"
+#include "kernels/dom/dom_optacc_device.cuh"
 
 namespace warpdp {
 
-// One envelope of a launch: its posteriors' and OA matrix's offsets (floats),
-// its traceback buffer, its null2 scratch, its model.
-struct DomOaJob {
-    uint64_t pp_cells, pp_specials, L;
-    uint64_t ox_cells, ox_specials;
-    uint64_t step_off, step_cap;
-    uint64_t usage;  // floats from DomOaParams::usage: its model's Q * 8 + 3
-    DomSpecialOdds odds;
-    uint32_t model;  // index into DomOaParams::models
-};
-
-struct DomOaParams {
-    const float* pp_cells;
-    const float* pp_specials;
-    const DomOaJob* jobs;
-    uint32_t n;
-    const float* trans;          // every model's FwdProfile::trans
-    const float* emit;           // every model's FwdProfile::emit
-    const DomModelDesc* models;  // where each model's are, and its M and Q
-    int K;
-    float* ox_cells;
-    float* ox_specials;
-    float* oasc;         // per job
-    uint32_t* steps;     // per job from step_off: state | k << 4, T first
-    float* step_pp;
-    uint64_t* nsteps;    // per job: steps of the whole trace (may exceed step_cap)
-    uint8_t* error;      // per job: a DomOaTraceError
-    float* usage;        // null2: per job its model's Q * 8 + 3 floats of scratch, from DomOaJob::usage
-    float* null2;        // per job K odds
-};
-
-namespace dom_oa_device {
-
-constexpr float kNegInf = -__builtin_huge_valf();
-
-__device__ __forceinline__ float add_ieee(float a, float b) {
-    float r;
-    asm("add.rn.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
-    return r;
-}
-__device__ __forceinline__ float flush(float v) { return (v < 1.17549435e-38f && v > -1.17549435e-38f) ? copysignf(0.0f, v) : v; }
-// dom_lanes.hpp's add and mul: the IEEE result, denormals flushed.
-__device__ __forceinline__ float add_fl(float a, float b) { return flush(add_ieee(a, b)); }
-__device__ __forceinline__ float mul_fl(float a, float b) {
-    float r;
-    asm("mul.rn.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
-    return flush(r);
-}
-__device__ __forceinline__ float vmax(float a, float b) { return a > b ? a : b; }  // _mm_max_ps
-__device__ __forceinline__ float gate(float t, float v) { return t > 0.0f ? v : 0.0f; }
-
-constexpr int kRow = kDomCells * kFwdLanes;  // floats of one striped position in a row
-
-}  // namespace dom_oa_device
-
-__global__ void __launch_bounds__(128) dom_oa_fill_kernel(DomOaParams p) {
+// The fill of jobs which[0..count) (every job where which is null).
+__global__ void __launch_bounds__(128) dom_oa_fill_kernel(DomOaParams p, const uint32_t* which, uint32_t count) {
     using namespace dom_oa_device;
     const uint64_t tid = static_cast<uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-    const uint64_t g = tid / 4;
+    const uint64_t gi = tid / 4;
     const int z = static_cast<int>(tid % 4);
-    if (g >= p.n) return;  // whole groups of four leave together
+    if (gi >= count) return;  // whole groups of four leave together
+    const uint64_t g = which ? which[gi] : gi;
     const unsigned group = 0xFu << (threadIdx.x & 28u);
     const DomOaJob job = p.jobs[g];
     const DomModelDesc md = p.models[job.model];

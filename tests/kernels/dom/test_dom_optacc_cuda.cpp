@@ -7,7 +7,8 @@
 // and made-up posteriors of eighths (ties everywhere) on models with missing
 // inserts and deletes; many envelopes a call, launches cut small, every
 // trace outgrowing its first buffer, posteriors at scattered offsets, and
-// calls whose envelopes belong to several models of different sizes.
+// calls whose envelopes belong to several models of different sizes; each
+// with both fill forms (four threads, a warp per envelope).
 // Skips (77) without a GPU.
 #include <doctest/doctest.h>
 
@@ -25,6 +26,7 @@
 #include "core/hmmer/profile.hpp"
 #include "../../core/hmmer/domains/dom_toy_model.hpp"
 #include "cuda_test_support.hpp"
+#include "dom_oa_inputs_support.hpp"
 #include "dom_test_support.hpp"
 #include "fwd_test_support.hpp"
 #include "kernels/dom/dom_optacc_cuda.hpp"
@@ -33,16 +35,6 @@ using namespace warpdp;
 using namespace warpdp::test;
 
 namespace {
-
-// One model's envelopes: posterior matrices, their special odds and where
-// each sits on its target (the traceback's i_offset).
-struct Batch {
-    const Alphabet* abc = &Alphabet::amino();
-    FwdProfile fp;
-    std::vector<DomMatrix> pp;
-    std::vector<DomSpecialOdds> odds;
-    std::vector<int64_t> offset;
-};
 
 // An InternalError's message without the source location it starts with.
 std::string message(const InternalError& err) {
@@ -70,47 +62,6 @@ Want cpu(const Batch& b, size_t e) {
     }
     w.null2 = dom_null2_by_expectation(b.fp, *b.abc, b.pp[e]);
     return w;
-}
-
-// Posteriors decoded on the CPU (full matrices), for homologs and random
-// targets of a random model of M nodes.
-void add_decoded(Batch& b, int M, int n_hom, int max_rand) {
-    const Hmm h = random_vit_hmm(M, frand(1.0f, 40.0f));
-    b.fp = build_fwd_profile(build_profile(h));
-    for (const auto& dsq : fwd_targets_for(h, n_hom, max_rand)) {
-        const bool multihit = uniform(0, 1) == 1;
-        const DomSpecialOdds o = dom_special_odds(dsq.size() + static_cast<size_t>(uniform(0, 50)), multihit);
-        DomMatrix f, bk;
-        if (std::isnan(dom_forward_cpu(b.fp, o, dsq, f, true))) continue;  // -inf codes: no path
-        if (std::isnan(dom_backward_cpu(b.fp, o, dsq, f, bk, true))) continue;
-        if (dom_decoding_cpu(o, f, bk, bk) != DomDecodeStatus::ok) continue;
-        b.pp.push_back(std::move(bk));
-        b.odds.push_back(o);
-        b.offset.push_back(uniform(0, 5000));
-    }
-}
-
-// A model of M nodes where some nodes lack inserts or deletes (zero
-// transitions, masked by the fill and the traceback), with made-up
-// posteriors in [0, 1]: eighths (sums tie often) or any floats, some zeros.
-void add_made_up(Batch& b, int M, int n) {
-    Hmm h = random_vit_hmm(M, frand(1.0f, 20.0f));
-    for (int k = 1; k < M; ++k) {
-        auto& t = h.t[static_cast<size_t>(k)];
-        if (uniform(0, 4) == 0) t[kTMI] = t[kTII] = t[kTIM] = 0.0f;
-        if (k + 1 < M && uniform(0, 4) == 0) {
-            t[kTMD] = t[kTDD] = 0.0f;
-            h.t[static_cast<size_t>(k) + 1][kTDM] = h.t[static_cast<size_t>(k) + 1][kTDD] = 0.0f;
-        }
-    }
-    b.fp = build_fwd_profile(build_profile(h));
-    for (int r = 0; r < n; ++r) {
-        const auto L = static_cast<uint64_t>(uniform(1, M > 100 ? 120 : 250));
-        const bool eighths = r % 2 == 0;
-        b.pp.push_back(random_posteriors(M, L, eighths));
-        b.odds.push_back(dom_special_odds(L + static_cast<uint64_t>(uniform(0, 50)), uniform(0, 1) == 1));
-        b.offset.push_back(uniform(0, 5000));
-    }
 }
 
 struct Tally {
@@ -257,17 +208,20 @@ void compare_mixed(DomOaEngine& eng, const std::string& what, const std::vector<
     }
 }
 
-// Each batch in its own call on three engines, and, with `mixed`, all of
-// them in one call (one alphabet).
-void check_batches(const std::vector<Batch>& batches, bool mixed = false) {
-    auto plain = make_dom_oa_cuda_engine(0);
-    DomOaTestHooks keep_hooks;
+// Each batch in its own call on three engines of the given fill form, and,
+// with `mixed`, all of them in one call (one alphabet).
+void check_batches(DomOaFillForm form, const std::vector<Batch>& batches, bool mixed) {
+    const std::string name = form == DomOaFillForm::warp ? "warp fill " : "four-thread fill ";
+    DomOaTestHooks plain_hooks;
+    plain_hooks.fill_form = form;
+    auto plain = make_dom_oa_cuda_engine_ex(0, plain_hooks);
+    DomOaTestHooks keep_hooks = plain_hooks;
     keep_hooks.keep_oa_matrix = true;
     auto keep = make_dom_oa_cuda_engine_ex(0, keep_hooks);
     // ~256 KiB of OA matrices a launch (many launches a call), 3 steps of
     // first traceback buffer (every trace, 7 steps at least, reruns), and
     // the posteriors at scattered offsets of one buffer, NaN between them
-    DomOaTestHooks small_hooks;
+    DomOaTestHooks small_hooks = plain_hooks;
     small_hooks.oa_scratch_bytes = 256 << 10;
     small_hooks.trace_steps = 3;
     small_hooks.keep_oa_matrix = true;
@@ -278,24 +232,29 @@ void check_batches(const std::vector<Batch>& batches, bool mixed = false) {
     for (const Batch& b : batches) {
         std::vector<Want> want;
         for (size_t e = 0; e < b.pp.size(); ++e) want.push_back(cpu(b, e));
-        compare(*plain, "default", b, want, t);
-        compare(*keep, "keep-ox", b, want, t);
-        compare(*small, "small", b, want, t);
+        compare(*plain, name + "default", b, want, t);
+        compare(*keep, name + "keep-ox", b, want, t);
+        compare(*small, name + "small", b, want, t);
         wants.push_back(std::move(want));
     }
     if (mixed) {
-        compare_mixed(*plain, "default", batches, wants, t);
-        compare_mixed(*keep, "keep-ox", batches, wants, t);
-        compare_mixed(*small, "small", batches, wants, t);
+        compare_mixed(*plain, name + "default", batches, wants, t);
+        compare_mixed(*keep, name + "keep-ox", batches, wants, t);
+        compare_mixed(*small, name + "small", batches, wants, t);
     }
-    MESSAGE(t.envelopes << " envelope runs compared (" << t.traces << " traces of " << t.steps << " steps, "
-                        << t.cpu_errors << " traceback errors); mismatches: oasc " << t.bad_oasc
-                        << ", OA matrix " << t.bad_ox << ", trace " << t.bad_trace << ", null2 " << t.bad_null2);
+    MESSAGE(name << t.envelopes << " envelope runs compared (" << t.traces << " traces of " << t.steps << " steps, "
+                 << t.cpu_errors << " traceback errors); mismatches: oasc " << t.bad_oasc << ", OA matrix " << t.bad_ox
+                 << ", trace " << t.bad_trace << ", null2 " << t.bad_null2);
     CHECK(t.bad_oasc == 0);
     CHECK(t.bad_ox == 0);
     CHECK(t.bad_trace == 0);
     CHECK(t.bad_null2 == 0);
     CHECK(t.traces > 0);
+}
+
+// Both fill forms.
+void check_batches(const std::vector<Batch>& batches, bool mixed = false) {
+    for (DomOaFillForm form : {DomOaFillForm::lanes4, DomOaFillForm::warp}) check_batches(form, batches, mixed);
 }
 
 }  // namespace
@@ -390,6 +349,22 @@ TEST_CASE("CUDA optimal accuracy == CPU on one call holding envelopes of several
         Batch b;
         add_made_up(b, M, 12);
         batches.push_back(std::move(b));
+    }
+    check_batches(batches, true);
+}
+
+TEST_CASE("CUDA optimal accuracy == CPU on the widest models of the warp fill and wider ones") {
+    require_gpu();
+    seed();
+    // M = 2,500 (Q = 625) takes the warp fill; M = 3,800 (Q = 950) is too
+    // wide for its shared memory and takes the four threads in the same call
+    std::vector<Batch> batches;
+    for (int M : {2500, 3800}) {
+        Batch d, m;
+        add_decoded(d, M, 2, 60);
+        add_made_up(m, M, 3);
+        batches.push_back(std::move(d));
+        batches.push_back(std::move(m));
     }
     check_batches(batches, true);
 }
