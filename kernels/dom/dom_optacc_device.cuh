@@ -78,6 +78,38 @@ __device__ __forceinline__ float gate(float t, float v) { return t > 0.0f ? v : 
 
 constexpr int kRow = kDomCells * kFwdLanes;  // floats of one striped position in a row
 
+// The OA fill's special states of one row, as both fills compute them: N,
+// J, C and B from the row's best M or D (E) and the posterior specials
+// `ps`, written (with E and a zero scale) to `o` when o is not null.
+struct DomOaSpecials {
+    float xN = 0.0f, xJ = kNegInf, xB = 0.0f, xC = kNegInf;
+
+    __device__ __forceinline__ void start(float* o) const {
+        if (o) write(o, kNegInf);
+    }
+    __device__ __forceinline__ void row(const DomSpecialOdds& xo, const float* ps, float E, float* o) {
+        float t1 = xo.j_loop == 0.0f ? 0.0f : add_ieee(xJ, ps[kDomXJ]);
+        float t2 = xo.e_loop == 0.0f ? 0.0f : E;
+        xJ = vmax(t1, t2);
+        t1 = xo.c_loop == 0.0f ? 0.0f : add_ieee(xC, ps[kDomXC]);
+        t2 = xo.e_move == 0.0f ? 0.0f : E;
+        xC = vmax(t1, t2);
+        xN = xo.n_loop == 0.0f ? 0.0f : add_ieee(xN, ps[kDomXN]);
+        t1 = xo.n_move == 0.0f ? 0.0f : xN;
+        t2 = xo.j_move == 0.0f ? 0.0f : xJ;
+        xB = vmax(t1, t2);
+        if (o) write(o, E);
+    }
+    __device__ __forceinline__ void write(float* o, float E) const {
+        o[kDomXE] = E;
+        o[kDomXN] = xN;
+        o[kDomXJ] = xJ;
+        o[kDomXB] = xB;
+        o[kDomXC] = xC;
+        o[kDomXScale] = 0.0f;
+    }
+};
+
 }  // namespace dom_oa_device
 
 }  // namespace warpdp

@@ -48,15 +48,8 @@ __global__ void __launch_bounds__(128) dom_oa_fill_kernel(DomOaParams p, const u
 
     for (int q = 0; q < Q; ++q)
         for (int s = 0; s < kDomCells; ++s) oc[q * kRow + s * kFwdLanes] = kNegInf;
-    float xN = 0.0f, xJ = kNegInf, xB = 0.0f, xC = kNegInf;
-    if (z == 0) {
-        os[kDomXE] = kNegInf;
-        os[kDomXN] = xN;
-        os[kDomXJ] = xJ;
-        os[kDomXB] = xB;
-        os[kDomXC] = xC;
-        os[kDomXScale] = 0.0f;
-    }
+    DomOaSpecials sp;
+    sp.start(z == 0 ? os : nullptr);
     for (uint64_t i = 1; i <= job.L; ++i) {
         const float* const prev = oc + (i - 1) * rf;
         float* const cur = oc + i * rf;
@@ -68,7 +61,7 @@ __global__ void __launch_bounds__(128) dom_oa_fill_kernel(DomOaParams p, const u
         float ipv = shift_in(prev[last + kDomI * kFwdLanes]);
         for (int q = 0; q < Q; ++q) {
             const int c = q * kRow;
-            float sv = gate(tr(q, kFBM), xB);
+            float sv = gate(tr(q, kFBM), sp.xB);
             sv = vmax(sv, gate(tr(q, kFMM), mpv));
             sv = vmax(sv, gate(tr(q, kFIM), ipv));
             sv = vmax(sv, gate(tr(q, kFDM), dpv));
@@ -106,28 +99,9 @@ __global__ void __launch_bounds__(128) dom_oa_fill_kernel(DomOaParams p, const u
         const float e2 = __shfl_sync(group, xE, 2, 4), e3 = __shfl_sync(group, xE, 3, 4);
         const float E = vmax(vmax(e0, e1), vmax(e2, e3));
 
-        const float* const ps = pps + i * kDomSpecials;
-        float t1 = xo.j_loop == 0.0f ? 0.0f : add_ieee(xJ, ps[kDomXJ]);
-        float t2 = xo.e_loop == 0.0f ? 0.0f : E;
-        xJ = vmax(t1, t2);
-        t1 = xo.c_loop == 0.0f ? 0.0f : add_ieee(xC, ps[kDomXC]);
-        t2 = xo.e_move == 0.0f ? 0.0f : E;
-        xC = vmax(t1, t2);
-        xN = xo.n_loop == 0.0f ? 0.0f : add_ieee(xN, ps[kDomXN]);
-        t1 = xo.n_move == 0.0f ? 0.0f : xN;
-        t2 = xo.j_move == 0.0f ? 0.0f : xJ;
-        xB = vmax(t1, t2);
-        if (z == 0) {
-            float* const o = os + i * kDomSpecials;
-            o[kDomXE] = E;
-            o[kDomXN] = xN;
-            o[kDomXJ] = xJ;
-            o[kDomXB] = xB;
-            o[kDomXC] = xC;
-            o[kDomXScale] = 0.0f;
-        }
+        sp.row(xo, pps + i * kDomSpecials, E, z == 0 ? os + i * kDomSpecials : nullptr);
     }
-    if (z == 0) p.oasc[g] = xC;
+    if (z == 0) p.oasc[g] = sp.xC;
 }
 
 // dom_oa_trace's choices, one thread per envelope, over the filled OA matrix.

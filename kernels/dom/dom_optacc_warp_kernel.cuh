@@ -130,15 +130,8 @@ __global__ void __launch_bounds__(128) dom_oa_fill_warp_kernel(DomOaParams p, co
         for (int b = 0; b < 8; ++b) all = all && H[kFlags * 32 + r * 8 + b] != 0.0f;
         lane_open |= (all ? 1u : 0u) << r;
     }
-    float xN = 0.0f, xJ = kNegInf, xB = 0.0f, xC = kNegInf;
-    if (t == 0) {
-        os[kDomXE] = kNegInf;
-        os[kDomXN] = xN;
-        os[kDomXJ] = xJ;
-        os[kDomXB] = xB;
-        os[kDomXC] = xC;
-        os[kDomXScale] = 0.0f;
-    }
+    DomOaSpecials sp;
+    sp.start(t == 0 ? os : nullptr);
 
     for (uint64_t i = 1; i <= job.L; ++i) {
         // The previous row's values at the position before my first (lane
@@ -182,7 +175,7 @@ WARPDP_OA_UNROLL
                 const int a = base + 4 * k;
                 const unsigned b = gt[u];
                 auto open = [b](int slot) { return ((b >> slot) & 1u) != 0; };
-                float sv = open(kFBM) ? xB : 0.0f;
+                float sv = open(kFBM) ? sp.xB : 0.0f;
                 sv = vmax(sv, open(kFMM) ? mpv : 0.0f);
                 sv = vmax(sv, open(kFIM) ? ipv : 0.0f);
                 sv = vmax(sv, open(kFDM) ? dpv : 0.0f);
@@ -301,26 +294,7 @@ WARPDP_OA_UNROLL
         }
         const float E = vmax(vmax(e[0], e[1]), vmax(e[2], e[3]));
 
-        const float* const ps = pps + i * kDomSpecials;
-        float t1 = xo.j_loop == 0.0f ? 0.0f : add_ieee(xJ, ps[kDomXJ]);
-        float t2 = xo.e_loop == 0.0f ? 0.0f : E;
-        xJ = vmax(t1, t2);
-        t1 = xo.c_loop == 0.0f ? 0.0f : add_ieee(xC, ps[kDomXC]);
-        t2 = xo.e_move == 0.0f ? 0.0f : E;
-        xC = vmax(t1, t2);
-        xN = xo.n_loop == 0.0f ? 0.0f : add_ieee(xN, ps[kDomXN]);
-        t1 = xo.n_move == 0.0f ? 0.0f : xN;
-        t2 = xo.j_move == 0.0f ? 0.0f : xJ;
-        xB = vmax(t1, t2);
-        if (t == 0) {
-            float* const o = os + i * kDomSpecials;
-            o[kDomXE] = E;
-            o[kDomXN] = xN;
-            o[kDomXJ] = xJ;
-            o[kDomXB] = xB;
-            o[kDomXC] = xC;
-            o[kDomXScale] = 0.0f;
-        }
+        sp.row(xo, pps + i * kDomSpecials, E, t == 0 ? os + i * kDomSpecials : nullptr);
         // The finished row to the OA matrix, consecutive threads on
         // consecutive floats.
         float* const row = oc + i * rf;
@@ -330,7 +304,7 @@ WARPDP_OA_UNROLL
             row[a] = src[dom_oa_warp_slot(q, r, P, Pp)];
         }
     }
-    if (t == 0) p.oasc[g] = xC;
+    if (t == 0) p.oasc[g] = sp.xC;
 }
 
 }  // namespace warpdp
