@@ -1,11 +1,15 @@
 // Inputs of the optimal-accuracy fill for the tests of its CUDA forms
 // (tests/kernels/dom): one model's envelopes, with posteriors decoded on the
 // CPU from homologs and random targets, or made up (eighths that tie, any
-// floats, zeros) on models with missing inserts and deletes.
+// floats, zeros) on models with missing inserts and deletes; and the
+// comparison of a filled OA matrix with the CPU's.
 #pragma once
 
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
+#include <sstream>
+#include <string>
 #include <vector>
 
 #include "core/base/alphabet.hpp"
@@ -17,6 +21,42 @@
 #include "fwd_test_support.hpp"
 
 namespace warpdp::test {
+
+// Enough digits to tell any two floats apart.
+inline std::string num(float v) {
+    char b[32];
+    std::snprintf(b, sizeof b, "%.9g", static_cast<double>(v));
+    return b;
+}
+
+// The first cell or special of an OA matrix (cells `c`, specials `s`, in
+// DomMatrix's layout) that differs from the CPU's `want`, or "".
+inline std::string oa_matrix_diff(const float* c, const float* s, const DomMatrix& want) {
+    for (uint64_t i = 0; i <= want.L(); ++i) {
+        for (int q = 0; q < want.Q(); ++q)
+            for (DomCell cell : {kDomM, kDomD, kDomI})
+                for (int z = 0; z < kFwdLanes; ++z) {
+                    const float g = c[i * want.row_floats() +
+                                      (static_cast<size_t>(q) * kDomCells + cell) * kFwdLanes + static_cast<size_t>(z)];
+                    const float w = want.cell(i, q, cell)[z];
+                    if (!same_score(g, w)) {
+                        std::ostringstream o;
+                        o << "row " << i << " q " << q << " cell " << cell << " lane " << z << ": got " << num(g)
+                          << " want " << num(w);
+                        return o.str();
+                    }
+                }
+        for (DomSpecial x : {kDomXE, kDomXN, kDomXJ, kDomXB, kDomXC}) {
+            const float g = s[i * kDomSpecials + x], w = want.x(i, x);
+            if (!same_score(g, w)) {
+                std::ostringstream o;
+                o << "row " << i << " special " << x << ": got " << num(g) << " want " << num(w);
+                return o.str();
+            }
+        }
+    }
+    return "";
+}
 
 // One model's envelopes: posterior matrices, their special odds and where
 // each sits on its target (the traceback's i_offset).

@@ -70,13 +70,6 @@ struct Tally {
     long bad() const { return bad_oasc + bad_ox + bad_trace + bad_null2; }
 };
 
-// Enough digits to tell any two floats apart.
-std::string num(float v) {
-    char b[32];
-    std::snprintf(b, sizeof b, "%.9g", static_cast<double>(v));
-    return b;
-}
-
 std::string step_text(const DomTraceStep& s) {
     std::ostringstream o;
     o << "{st " << static_cast<int>(s.st) << " k " << s.k << " i " << s.i << " pp " << num(s.pp) << "}";
@@ -101,30 +94,7 @@ std::string trace_diff(const DomTrace& got, const DomTrace& want) {
 // The first cell or special of the OA matrix the GPU returned that differs
 // from the CPU's, or "".
 std::string ox_diff(const DomOaResults& r, size_t e, const DomMatrix& want) {
-    const float* c = r.ox_cells.data() + r.ox_cells_off[e];
-    const float* s = r.ox_specials.data() + r.ox_specials_off[e];
-    for (uint64_t i = 0; i <= want.L(); ++i) {
-        for (int q = 0; q < want.Q(); ++q)
-            for (DomCell cell : {kDomM, kDomD, kDomI})
-                for (int z = 0; z < kFwdLanes; ++z) {
-                    const float g = c[i * want.row_floats() + (static_cast<size_t>(q) * kDomCells + cell) * kFwdLanes + static_cast<size_t>(z)];
-                    const float w = want.cell(i, q, cell)[z];
-                    if (!same_score(g, w)) {
-                        std::ostringstream o;
-                        o << "row " << i << " q " << q << " cell " << cell << " lane " << z << ": got " << num(g) << " want " << num(w);
-                        return o.str();
-                    }
-                }
-        for (DomSpecial x : {kDomXE, kDomXN, kDomXJ, kDomXB, kDomXC}) {
-            const float g = s[i * kDomSpecials + x], w = want.x(i, x);
-            if (!same_score(g, w)) {
-                std::ostringstream o;
-                o << "row " << i << " special " << x << ": got " << num(g) << " want " << num(w);
-                return o.str();
-            }
-        }
-    }
-    return "";
+    return oa_matrix_diff(r.ox_cells.data() + r.ox_cells_off[e], r.ox_specials.data() + r.ox_specials_off[e], want);
 }
 
 // Result e of a call against the CPU's want for envelope k of batch b.

@@ -145,39 +145,10 @@ Launch run_warp_fill(std::span<const FwdProfile* const> models, const std::vecto
     return out;
 }
 
-std::string num(float v) {
-    char b[32];
-    std::snprintf(b, sizeof b, "%.9g", static_cast<double>(v));
-    return b;
-}
-
 // The first cell or special of job j's OA matrix that differs from the
 // CPU's, or "".
 std::string ox_diff(const Launch& r, size_t j, const DomMatrix& want) {
-    const float* c = r.ox_cells.data() + r.jobs[j].ox_cells;
-    const float* s = r.ox_specials.data() + r.jobs[j].ox_specials;
-    for (uint64_t i = 0; i <= want.L(); ++i) {
-        for (int q = 0; q < want.Q(); ++q)
-            for (DomCell cell : {kDomM, kDomD, kDomI})
-                for (int z = 0; z < kFwdLanes; ++z) {
-                    const float g = c[i * want.row_floats() + (static_cast<size_t>(q) * kDomCells + cell) * kFwdLanes + static_cast<size_t>(z)];
-                    const float w = want.cell(i, q, cell)[z];
-                    if (!same_score(g, w)) {
-                        std::ostringstream o;
-                        o << "row " << i << " q " << q << " cell " << cell << " lane " << z << ": got " << num(g) << " want " << num(w);
-                        return o.str();
-                    }
-                }
-        for (DomSpecial x : {kDomXE, kDomXN, kDomXJ, kDomXB, kDomXC}) {
-            const float g = s[i * kDomSpecials + x], w = want.x(i, x);
-            if (!same_score(g, w)) {
-                std::ostringstream o;
-                o << "row " << i << " special " << x << ": got " << num(g) << " want " << num(w);
-                return o.str();
-            }
-        }
-    }
-    return "";
+    return oa_matrix_diff(r.ox_cells.data() + r.jobs[j].ox_cells, r.ox_specials.data() + r.jobs[j].ox_specials, want);
 }
 
 struct Tally {
