@@ -1,8 +1,9 @@
 // The CUDA optimal-accuracy stage of the post-filter search
 // (docs/hmmer-filters.md §16.9): for many envelopes' posterior matrices at
-// once, of one model or several, the optimal-accuracy fill (dom_optimal_accuracy_cpu), its traceback
-// (dom_oa_trace) and null2 by expectation (dom_null2_by_expectation), each
-// equal to the CPU's bit for bit. No CUDA types; a build without CUDA gets a
+// once, of one model or several, the optimal-accuracy fill
+// (dom_optimal_accuracy_cpu), its traceback (dom_oa_trace) and null2 by
+// expectation (dom_null2_by_expectation), each equal to the CPU's bit for
+// bit. No CUDA types; a build without CUDA gets a
 // factory that refuses (dom_optacc_cuda_absent.cpp).
 #pragma once
 
