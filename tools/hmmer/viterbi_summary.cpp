@@ -17,8 +17,9 @@ nlohmann::ordered_json viterbi_stats(const FilterRun& res, const std::vector<Fil
     s["targets_over_100k"] = res.overlong.count();
     s["residues"] = res.residues;
     s["seconds"] = res.seconds;
-    s["stage_seconds"] = {{"read_wait", res.read_wait_s}, {"engines", res.engines_s}, {"msv", res.msv_s}, {"msv_decide", res.msv_decide_s},
-                          {"viterbi", res.vit_s}, {"forward", res.fwd_s}, {"survivors", res.survivors_s}};
+    s["stage_seconds"] = {{"read_wait", res.read_wait_s}, {"engines", res.engines_s}, {"msv", res.msv_s},
+                          {"msv_decide", res.msv_decide_s}, {"viterbi", res.vit_s}, {"forward", res.fwd_s},
+                          {"survivors", res.survivors_s}};
     s["cells"] = res.cells;
     s["forward"] = forward;
     if (forward) {
