@@ -85,7 +85,7 @@ struct FilterRun {
     // Waiting for the reader and the engines; the MSV, Viterbi and Forward
     // stages and the survivors (these overlap: their sum may exceed seconds).
     double read_wait_s = 0, engines_s = 0, msv_s = 0, vit_s = 0, fwd_s = 0, survivors_s = 0;
-    double msv_decide_s = 0;  // of msv_s, the host's verdicts (bias filter included)
+    double msv_decide_s = 0;  // the host's verdicts (bias filter included), summed over their threads
     std::string device, engine, fwd_engine;
 };
 
