@@ -1,8 +1,8 @@
 // The CUDA post-filter engine (docs/hmmer-filters.md §16.8): a call's jobs,
 // of any of the models set, go to the device in batches that fit its
-// memory, one launch a batch, four threads a job
-// (kernels/dom/dom_kernels.cuh), costliest jobs first so the groups of a
-// warp run similar times. The specials of every job come
+// memory, four threads a job (kernels/dom/dom_kernels.cuh) or a warp a job
+// (kernels/dom/dom_warp_kernel.cuh), costliest jobs first so the groups of a
+// warp (the warps of a block) run similar times. The specials of every job come
 // back; the scores are finished here with glibc's logarithms, as the CPU
 // forms finish them (a GPU log may round differently).
 #include <cuda_runtime.h>
@@ -16,6 +16,7 @@
 #include "kernels/common/device_memory.hpp"
 #include "kernels/dom/dom_cuda.hpp"
 #include "kernels/dom/dom_kernels.cuh"
+#include "kernels/dom/dom_warp_kernel.cuh"
 
 namespace warpdp {
 namespace {
@@ -24,7 +25,8 @@ using namespace warpdp::cuda;
 
 class CudaDomEngine final : public DomCudaEngine {
 public:
-    CudaDomEngine(int device, uint64_t budget_bytes) : device_(device), budget_override_(budget_bytes) {
+    CudaDomEngine(int device, uint64_t budget_bytes, DomCudaForm form)
+        : device_(device), budget_override_(budget_bytes), form_(form) {
         open_devices({device}, "post-filter");
         DeviceGuard guard(device_);
         stream_ = std::make_unique<Stream>();
@@ -181,6 +183,8 @@ private:
         const size_t n = end - first;
         dom_layout_batch(jobs.subspan(first, n), Q_, batch_);
         for (size_t k = 0; k < n; ++k) jobs_[first + k].mat_off = batch_.desc[k].mat_off;
+        std::vector<DomWarpLaunch> launches{{0, static_cast<uint32_t>(n), 0, 0}};
+        if (form_ == DomCudaForm::warp) launches = dom_warp_launches(batch_.order, batch_.desc, Q_);
         arena_.reserve(batch_.arena_floats);
         res_.reserve(batch_.res.size());
         desc_.reserve(n);
@@ -199,9 +203,20 @@ private:
         p.n = static_cast<uint32_t>(n);
         p.arena = arena_.get();
         p.flags = flags_.get();
-        constexpr unsigned kThreads = 128;
-        const auto blocks = static_cast<unsigned>((4 * n + kThreads - 1) / kThreads);
-        WARPDP_CUDA_CHECK_LAUNCH((dom_kernel<<<blocks, kThreads, 0, st>>>(p)));
+        for (const DomWarpLaunch& l : launches) {
+            DomParams lp = p;
+            lp.order = order_.get() + l.first;
+            lp.n = l.count;
+            if (l.warps == 0) {
+                constexpr unsigned kThreads = 128;
+                const auto blocks = static_cast<unsigned>((4 * uint64_t{l.count} + kThreads - 1) / kThreads);
+                WARPDP_CUDA_CHECK_LAUNCH((dom_kernel<<<blocks, kThreads, 0, st>>>(lp)));
+            } else {
+                const unsigned blocks = (l.count + l.warps - 1) / l.warps;
+                const size_t smem = size_t{l.warps} * l.region * sizeof(float);
+                WARPDP_CUDA_CHECK_LAUNCH((dom_warp_kernel<<<blocks, 32 * l.warps, smem, st>>>(lp, l.region)));
+            }
+        }
         // the batch's specials lead its arena, in job order, as in host_specials_
         WARPDP_CUDA_CHECK(cudaMemcpyAsync(host_specials_.data() + jobs_[first].host_spec, arena_.get(),
                                           batch_.specials_floats * sizeof(float), cudaMemcpyDeviceToHost, st));
@@ -212,6 +227,7 @@ private:
 
     int device_;
     uint64_t budget_override_;
+    DomCudaForm form_;
     std::unique_ptr<Stream> stream_;
     std::vector<DomModelDesc> models_;  // as set_models() uploaded them
     std::vector<int> Q_;                // models_' Q, for dom_layout_batch
@@ -230,8 +246,8 @@ private:
 
 }  // namespace
 
-std::unique_ptr<DomCudaEngine> make_dom_cuda_engine(int device, uint64_t budget_bytes) {
-    return std::make_unique<CudaDomEngine>(device, budget_bytes);
+std::unique_ptr<DomCudaEngine> make_dom_cuda_engine(int device, uint64_t budget_bytes, DomCudaForm form) {
+    return std::make_unique<CudaDomEngine>(device, budget_bytes, form);
 }
 
 }  // namespace warpdp

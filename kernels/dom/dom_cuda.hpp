@@ -95,10 +95,17 @@ public:
     virtual void* stream() const noexcept = 0;
 };
 
+// Which kernel runs the jobs: four threads a job, or a warp a job
+// (docs/hmmer-filters.md §16.8; jobs of models too wide for the warp
+// form's shared memory take the four threads in the same batch). Both give
+// the same bits.
+enum class DomCudaForm { lanes4, warp };
+
 // An engine on one device. budget_bytes > 0 caps the device memory of one
 // batch (tests use it to make many batches); 0 takes the free memory less
 // kernels/common/device_memory.hpp's reserve. Throws ResourceError in a
 // build without CUDA or when CUDA is unavailable.
-std::unique_ptr<DomCudaEngine> make_dom_cuda_engine(int device, uint64_t budget_bytes = 0);
+std::unique_ptr<DomCudaEngine> make_dom_cuda_engine(int device, uint64_t budget_bytes = 0,
+                                                    DomCudaForm form = DomCudaForm::lanes4);
 
 }  // namespace warpdp

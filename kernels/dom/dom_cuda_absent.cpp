@@ -5,7 +5,7 @@
 
 namespace warpdp {
 
-std::unique_ptr<DomCudaEngine> make_dom_cuda_engine(int, uint64_t) {
+std::unique_ptr<DomCudaEngine> make_dom_cuda_engine(int, uint64_t, DomCudaForm) {
     throw ResourceError("built without CUDA support");
 }
 

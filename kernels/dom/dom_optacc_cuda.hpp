@@ -130,7 +130,7 @@ std::unique_ptr<DomOaEngine> make_dom_oa_cuda_engine(int device, uint64_t scratc
 // for its shared memory still take the four threads).
 enum class DomOaFillForm { lanes4, warp };
 
-// Test hooks (CUDA builds only).
+// Test and benchmark hooks (a build without CUDA refuses, as above).
 struct DomOaTestHooks {
     // The warp form has not run on a GPU yet: the default stays lanes4.
     DomOaFillForm fill_form = DomOaFillForm::lanes4;

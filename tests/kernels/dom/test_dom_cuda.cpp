@@ -8,8 +8,10 @@
 // envelope (unihit) and region (multihit) jobs on pieces of them, the case
 // where Backward takes its own scale factors and decoding overflows, calls
 // cut into many batches, and calls mixing several models' jobs (one batch
-// or many). A mismatch names the first differing job, row and cell. Skips
-// (77) without a GPU.
+// or many, models wide enough for every launch shape of the warp form).
+// Every case runs on both kernels (four threads a job, a warp a job). A
+// mismatch names the first differing job, row and cell. Skips (77) without
+// a GPU.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -79,50 +81,60 @@ std::vector<size_t> compare(DomCudaEngine& eng, const FwdProfile& fp, const std:
     return compare(eng, one, jobs, t);
 }
 
+constexpr DomCudaForm kForms[] = {DomCudaForm::lanes4, DomCudaForm::warp};
+const char* form_name(DomCudaForm f) { return f == DomCudaForm::warp ? "warp a job" : "four threads a job"; }
+
 }  // namespace
 
 TEST_CASE("CUDA post-filter Forward, Backward and decoding == the CPU forms, bit for bit") {
     require_gpu();
     seed();
-    auto eng = make_dom_cuda_engine(0);
-    Tally t;
-    for (int M : {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 33, 34, 35, 36, 57, 99, 100, 101, 102, 103, 180, 260, 513}) {
-        for (int rep = 0; rep < 2; ++rep) {
-            const Hmm h = random_vit_hmm(M, rep ? 1.0f : frand(5.0f, 40.0f));
-            const FwdProfile fp = build_fwd_profile(build_profile(h));
-            const auto targets = targets_for(h, M > 200 ? 400 : 900);
-            compare(*eng, fp, mixed_jobs(targets), t);
+    for (DomCudaForm form : kForms) {
+        auto eng = make_dom_cuda_engine(0, 0, form);
+        Tally t;
+        for (int M : {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 33, 34, 35, 36, 57, 99, 100, 101, 102, 103, 180, 260, 513}) {
+            for (int rep = 0; rep < 2; ++rep) {
+                const Hmm h = random_vit_hmm(M, rep ? 1.0f : frand(5.0f, 40.0f));
+                const FwdProfile fp = build_fwd_profile(build_profile(h));
+                const auto targets = targets_for(h, M > 200 ? 400 : 900);
+                compare(*eng, fp, mixed_jobs(targets), t);
+            }
         }
+        MESSAGE(std::string(form_name(form)) << ": " << t.jobs << " jobs (" << t.full << " full, " << t.cells << " cells), " << t.nan
+                                << " with a NaN score, " << t.own << " Backwards on own scales, " << t.bad
+                                << " mismatches");
+        CHECK(t.bad == 0);
+        CHECK(t.full > 0);
+        CHECK(t.nan > 0);  // targets of only -inf codes
     }
-    MESSAGE(t.jobs << " jobs (" << t.full << " full, " << t.cells << " cells), " << t.nan << " with a NaN score, "
-                   << t.own << " Backwards on own scales, " << t.bad << " mismatches");
-    CHECK(t.bad == 0);
-    CHECK(t.full > 0);
-    CHECK(t.nan > 0);  // targets of only -inf codes
 }
 
 TEST_CASE("CUDA post-filter: a Backward on its own scale factors, and a decoding that overflows") {
     require_gpu();
-    auto eng = make_dom_cuda_engine(0);
-    Tally t;
-    for (uint64_t s = 0; s <= 7; ++s) {
-        const OwnScaleCase c = own_scale_case(s);
-        const FwdProfile fp = build_fwd_profile(c.prof);
-        const std::span<const uint8_t> dsq(c.dsq);
-        std::vector<DomCudaJob> jobs;
-        for (bool multihit : {false, true})
-            for (bool full : {false, true}) jobs.push_back({dsq, dom_special_odds(dsq.size(), multihit), full});
-        compare(*eng, fp, jobs, t);
+    for (DomCudaForm form : kForms) {
+        auto eng = make_dom_cuda_engine(0, 0, form);
+        Tally t;
+        for (uint64_t s = 0; s <= 7; ++s) {
+            const OwnScaleCase c = own_scale_case(s);
+            const FwdProfile fp = build_fwd_profile(c.prof);
+            const std::span<const uint8_t> dsq(c.dsq);
+            std::vector<DomCudaJob> jobs;
+            for (bool multihit : {false, true})
+                for (bool full : {false, true}) jobs.push_back({dsq, dom_special_odds(dsq.size(), multihit), full});
+            compare(*eng, fp, jobs, t);
+        }
+        INFO(form_name(form));
+        CHECK(t.bad == 0);
+        CHECK(t.own > 0);
+        CHECK(t.overflow > 0);
     }
-    CHECK(t.bad == 0);
-    CHECK(t.own > 0);
-    CHECK(t.overflow > 0);
 }
 
 TEST_CASE("CUDA post-filter: a call cut into many batches by the memory budget") {
     require_gpu();
     seed();
     Tally t;
+    for (DomCudaForm form : kForms)
     for (int M : {7, 64, 101}) {
         const Hmm h = random_vit_hmm(M, frand(5.0f, 40.0f));
         const FwdProfile fp = build_fwd_profile(build_profile(h));
@@ -135,7 +147,7 @@ TEST_CASE("CUDA post-filter: a call cut into many batches by the memory budget")
             total += b;
             largest = std::max(largest, b);
         }
-        auto eng = make_dom_cuda_engine(0, std::max(largest, total / 4));
+        auto eng = make_dom_cuda_engine(0, std::max(largest, total / 4), form);
         const std::vector<size_t> starts = compare(*eng, fp, jobs, t);
         CHECK(starts.size() > 1);
         // after the call, the last batch's matrices are on the device, no earlier one's
@@ -176,36 +188,43 @@ TEST_CASE("CUDA post-filter: a call of gpu-hmmsearch's shape") {
         const auto a = static_cast<size_t>(uniform(0, static_cast<int>(s.size() - n)));
         jobs.push_back({std::span<const uint8_t>(s).subspan(a, n), dom_special_odds(s.size(), false), true});
     }
-    auto eng = make_dom_cuda_engine(0);
-    eng->set_model(fp);
-    std::vector<DomCudaResult> got(jobs.size());
-    size_t last_first = 0, last_n = 0;
-    eng->run(jobs, got, [&](size_t first, size_t n) {
-        last_first = first;
-        last_n = n;
-    });
     const std::vector<Want> want = cpu_results(fp, jobs);
-    Tally t;
-    for (size_t j = 0; j < jobs.size(); ++j) {
-        DomMatrix f, b;
-        eng->specials(j, f, b);
-        compare_job(job_name(fp, jobs, j), want[j], got[j], f, b, t);
+    for (DomCudaForm form : kForms) {
+        auto eng = make_dom_cuda_engine(0, 0, form);
+        eng->set_model(fp);
+        std::vector<DomCudaResult> got(jobs.size());
+        size_t last_first = 0, last_n = 0;
+        eng->run(jobs, got, [&](size_t first, size_t n) {
+            last_first = first;
+            last_n = n;
+        });
+        Tally t;
+        for (size_t j = 0; j < jobs.size(); ++j) {
+            DomMatrix f, b;
+            eng->specials(j, f, b);
+            compare_job(job_name(fp, jobs, j), want[j], got[j], f, b, t);
+        }
+        const FwdProfile* const one[1] = {&fp};
+        check_matrices(*eng, one, jobs, want, last_first, last_n, t);  // the resident ones
+        INFO(form_name(form));
+        CHECK(t.bad == 0);
     }
-    const FwdProfile* const one[1] = {&fp};
-    check_matrices(*eng, one, jobs, want, last_first, last_n, t);  // the resident ones
-    CHECK(t.bad == 0);
 }
 
 TEST_CASE("CUDA post-filter: one call holds jobs of several models, each on its own odds and shape") {
     require_gpu();
     seed();
     Tally t;
-    auto eng = make_dom_cuda_engine(0);
-    // small and large models side by side (M = 100's early D->D exit on one side only)
+    // small and large models side by side (M = 100's early D->D exit on one
+    // side only); the last set holds models wide enough for two and one
+    // warps a block and for four threads a job under the warp form
     const std::vector<std::vector<int>> sets = {{uniform(1, 5), uniform(101, 300)},
                                                 {uniform(101, 300), 1, uniform(6, 99), 100, uniform(1, 13)},
-                                                {513, 2, 57}};
+                                                {513, 2, 57},
+                                                {uniform(780, 900), 40, uniform(1560, 1700), uniform(3120, 3300)}};
+    for (DomCudaForm form : kForms)
     for (const auto& sizes : sets) {
+        auto eng = make_dom_cuda_engine(0, 0, form);
         const ModelSet s = model_set(sizes, 600);
         const std::vector<size_t> starts = compare(*eng, s.ptrs, s.jobs, t);
         CHECK(starts.size() == 1);
@@ -216,7 +235,7 @@ TEST_CASE("CUDA post-filter: one call holds jobs of several models, each on its 
             total += b;
             largest = std::max(largest, b);
         }
-        auto small = make_dom_cuda_engine(0, std::max(largest, total / 4));
+        auto small = make_dom_cuda_engine(0, std::max(largest, total / 4), form);
         CHECK(compare(*small, s.ptrs, s.jobs, t).size() > 1);
         // and the same engine, its models set again, on one model's jobs alone
         std::vector<DomCudaJob> one_model;
@@ -226,6 +245,7 @@ TEST_CASE("CUDA post-filter: one call holds jobs of several models, each on its 
     }
     // a job of a model not set is refused
     const ModelSet s = model_set(std::vector<int>{5, 9}, 50);
+    auto eng = make_dom_cuda_engine(0);
     eng->set_model(s.fps[0]);
     std::vector<DomCudaResult> out(s.jobs.size());
     CHECK_THROWS_AS(eng->run(s.jobs, out), InternalError);
