@@ -106,6 +106,6 @@ enum class DomCudaForm { lanes4, warp };
 // kernels/common/device_memory.hpp's reserve. Throws ResourceError in a
 // build without CUDA or when CUDA is unavailable.
 std::unique_ptr<DomCudaEngine> make_dom_cuda_engine(int device, uint64_t budget_bytes = 0,
-                                                    DomCudaForm form = DomCudaForm::lanes4);
+                                                    DomCudaForm form = DomCudaForm::warp);
 
 }  // namespace warpdp

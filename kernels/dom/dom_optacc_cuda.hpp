@@ -132,8 +132,7 @@ enum class DomOaFillForm { lanes4, warp };
 
 // Test and benchmark hooks (a build without CUDA refuses, as above).
 struct DomOaTestHooks {
-    // The warp form has not run on a GPU yet: the default stays lanes4.
-    DomOaFillForm fill_form = DomOaFillForm::lanes4;
+    DomOaFillForm fill_form = DomOaFillForm::warp;
     uint64_t oa_scratch_bytes = 0;  // > 0: at most this much of OA matrices per launch
     uint32_t trace_steps = 0;       // > 0: first traceback buffers of this many steps (long traces rerun)
     bool keep_oa_matrix = false;    // return the OA matrices

@@ -10,7 +10,7 @@
 // shared memory (padded so the 32 threads touch 32 banks); a full job's
 // finished rows go to its matrices in DomMatrix's layout, and decoding then
 // runs over whole rows, the warp's threads on consecutive floats. Compiled
-// for the host too, by tests/kernels/dom/test_dom_warp_emulated.cpp.
+// for the host too, by tests/kernels/dom/test_dom_emulated.cpp.
 #pragma once
 
 #include <algorithm>

@@ -16,7 +16,7 @@
 
 #include <algorithm>
 #include <array>
-#include <barrier>
+#include <atomic>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -32,10 +32,30 @@
 // ---- what the kernels take from CUDA, for one warp of host threads (four
 // for dom_kernel's group, 32 for dom_warp_kernel's warp)
 namespace emu {
+// A barrier of the warp's threads that yields while it waits: with many
+// more host threads than cores, cheaper than sleeping on a futex.
+class Meet {
+public:
+    explicit Meet(int n) : n_(n) {}
+    void arrive_and_wait() {
+        const unsigned gen = gen_.load(std::memory_order_acquire);
+        if (count_.fetch_add(1, std::memory_order_acq_rel) + 1 == n_) {
+            count_.store(0, std::memory_order_relaxed);
+            gen_.fetch_add(1, std::memory_order_release);
+            return;
+        }
+        while (gen_.load(std::memory_order_acquire) == gen) std::this_thread::yield();
+    }
+
+private:
+    int n_;
+    std::atomic<int> count_{0};
+    std::atomic<unsigned> gen_{0};
+};
 struct Warp {
     explicit Warp(int n) : threads(n), meet(n) {}
     int threads;
-    std::barrier<> meet;
+    Meet meet;
     float f[32] = {};
     bool b[32] = {};
 };
