@@ -174,6 +174,24 @@ int main(int argc, char** argv) try {
             mismatches += !same_bits(first[z].fwd_score, res[z].fwd_score) ||
                           !same_bits(first[z].bck_score, res[z].bck_score) || first[z].decoding != res[z].decoding;
     }
+    // Each model's latency: one envelope of its length alone, per form
+    // (rows are serial within a job, so this is a row's time times L).
+    std::printf("%-24s %6s %6s %12s %12s %10s %10s\n", "model", "M", "L", "4 threads ms", "warp ms", "4t us/row",
+                "warp us/row");
+    for (size_t m = 0; m < hmms.size() && m < 12; ++m) {
+        const size_t L = static_cast<size_t>(hmms[m].M);
+        const std::vector<uint8_t> dsq = bench::homolog(hmms[m], L, g);
+        const std::vector<DomCudaJob> one{{dsq, dom_special_odds(L, false), true, static_cast<uint32_t>(m)}};
+        std::vector<DomCudaResult> r1(1);
+        double ms[2];
+        for (int f = 0; f < 2; ++f) {
+            auto e = make_dom_cuda_engine(device, 0, f ? DomCudaForm::warp : DomCudaForm::lanes4);
+            e->set_models(models);
+            ms[f] = 1e3 * bench::best_seconds(repeat, [&] { e->run(one, r1); });
+        }
+        std::printf("%-24s %6d %6zu %12.3f %12.3f %10.1f %10.1f\n", hmms[m].name.c_str(), hmms[m].M, L, ms[0], ms[1],
+                    1e3 * ms[0] / static_cast<double>(L), 1e3 * ms[1] / static_cast<double>(L));
+    }
     DomOaTestHooks h4, hw;
     h4.fill_form = DomOaFillForm::lanes4;
     hw.fill_form = DomOaFillForm::warp;

@@ -103,6 +103,9 @@ struct View {
     __device__ int slot(int q, int lane) const { return dom_warp_slot(q, lane, P, Pp); }
     // The finished row to a matrix row in DomMatrix's layout.
     __device__ void copy_row(float* row) const {
+#if defined(__CUDACC__)
+#pragma unroll 4
+#endif
         for (uint64_t a = static_cast<uint64_t>(t); a < R; a += 32) {
             const int q = static_cast<int>(a / 12), c = static_cast<int>(a / 4) % 3, r = static_cast<int>(a % 4);
             const float* const src = c == kM ? Mx : c == kD ? Dx : Ix;
@@ -121,7 +124,7 @@ struct View {
 };
 
 // dom_forward_cpu; F: row 0 of a full job's Forward cells (null: a parser).
-__device__ void forward(const View& v, const DomJobDesc& jd, const uint8_t* dsq, float* F, float* fx) {
+__device__ __forceinline__ void forward(const View& v, const DomJobDesc& jd, const uint8_t* dsq, float* F, float* fx) {
     const int z = v.z, s = v.s, n = v.n, base = v.base, s_last = v.s_last;
     const bool w = v.t == 0;
     for (int k = 0; k < n; ++k) v.Mx[base + 4 * k] = v.Dx[base + 4 * k] = v.Ix[base + 4 * k] = 0.0f;
@@ -183,12 +186,26 @@ WARPDP_DOM_WARP_UNROLL
         float acc = 0.0f, c = (s == 0 && z > 0) ? row_end : 0.0f;
         for (int step = 0; step <= s_last; ++step) {
             if (s == step)
-                for (int k = 0; k < n; ++k) {
-                    const int a = base + 4 * k;
-                    acc = add(acc, v.Mx[a]);
-                    const float d = add(c, v.Dx[a]);
-                    v.Dx[a] = d;
-                    c = mul(d, v.tr(v.q0 + k, z, tDD));
+                for (int k0 = 0; k0 < n; k0 += kTile) {
+                    // (a tile's loads first, so the chain waits on none)
+                    float m[kTile], d[kTile], tdd[kTile];
+WARPDP_DOM_WARP_UNROLL
+                    for (int u = 0; u < kTile; ++u)
+                        if (k0 + u < n) {
+                            m[u] = v.Mx[base + 4 * (k0 + u)];
+                            d[u] = v.Dx[base + 4 * (k0 + u)];
+                            tdd[u] = v.tr(v.q0 + k0 + u, z, tDD);
+                        }
+WARPDP_DOM_WARP_UNROLL
+                    for (int u = 0; u < kTile; ++u) {
+                        if (k0 + u >= n) break;
+                        acc = add(acc, m[u]);
+                        d[u] = add(c, d[u]);
+                        c = mul(d[u], tdd[u]);
+                    }
+WARPDP_DOM_WARP_UNROLL
+                    for (int u = 0; u < kTile; ++u)
+                        if (k0 + u < n) v.Dx[base + 4 * (k0 + u)] = d[u];
                 }
             const float acc_in = __shfl_up_sync(kAll, acc, 1), c_in = __shfl_up_sync(kAll, c, 1);
             if (s == step + 1) {
@@ -207,14 +224,26 @@ WARPDP_DOM_WARP_UNROLL
             bool changed = false;
             for (int step = 0; step <= s_last; ++step) {
                 if (s == step)
-                    for (int k = 0; k < n; ++k) {
-                        const int a = base + 4 * k;
-                        const float old = v.Dx[a];
-                        const float d = add(c, old);
-                        changed |= d > old;
-                        v.Dx[a] = d;
-                        sum = add(d, sum);
-                        c = mul(c, v.tr(v.q0 + k, z, tDD));
+                    for (int k0 = 0; k0 < n; k0 += kTile) {
+                        float d[kTile], tdd[kTile];
+WARPDP_DOM_WARP_UNROLL
+                        for (int u = 0; u < kTile; ++u)
+                            if (k0 + u < n) {
+                                d[u] = v.Dx[base + 4 * (k0 + u)];
+                                tdd[u] = v.tr(v.q0 + k0 + u, z, tDD);
+                            }
+WARPDP_DOM_WARP_UNROLL
+                        for (int u = 0; u < kTile; ++u) {
+                            if (k0 + u >= n) break;
+                            const float nd = add(c, d[u]);
+                            changed |= nd > d[u];
+                            d[u] = nd;
+                            sum = add(nd, sum);
+                            c = mul(c, tdd[u]);
+                        }
+WARPDP_DOM_WARP_UNROLL
+                        for (int u = 0; u < kTile; ++u)
+                            if (k0 + u < n) v.Dx[base + 4 * (k0 + u)] = d[u];
                     }
                 const float sum_in = __shfl_up_sync(kAll, sum, 1), c_in = __shfl_up_sync(kAll, c, 1);
                 if (s == step + 1) {
@@ -250,25 +279,105 @@ WARPDP_DOM_WARP_UNROLL
 }
 
 // A lane's ordered chain down its positions (Q-1 to 0), block by block from
-// s_last to 0: f(k, c) takes my position k and the carry, returns the
-// carry on. The lane's first block starts from c_in; the result is the
-// carry after position 0 (on thread z*8) and my own last carry elsewhere.
-template <class Step>
-__device__ float chain_down(const View& v, float c_in, Step f) {
+// s_last to 0: block(c) runs my positions from last to first from carry c
+// and returns the carry on. The lane's first block starts from c_in; the
+// result is the carry after position 0 on thread z*8 (elsewhere, my own).
+template <class Block>
+__device__ __forceinline__ float chain_down(const View& v, float c_in, Block block) {
     float c = v.s == v.s_last ? c_in : 0.0f;
     for (int step = v.s_last; step >= 0; --step) {
-        if (v.s == step)
-            for (int k = v.n - 1; k >= 0; --k) c = f(k, c);
+        if (v.s == step) c = block(c);
         const float from = __shfl_down_sync(kAll, c, 1);
         if (v.s == step - 1) c = from;
     }
     return c;
 }
 
+// My block's positions from last to first, in tiles whose loads all come
+// before their arithmetic (so the chain waits on no load). Backward's
+// first D->D pass from carry c (each D plus its extension, plus xE where
+// with_e); dlast: the last extension. Returns the carry on.
+__device__ __forceinline__ float dd_first_down(const View& v, float c, bool with_e, float xE, float& dlast) {
+    for (int k0 = v.n - 1; k0 >= 0; k0 -= kTile) {
+        float d[kTile] = {}, tdd[kTile] = {};
+WARPDP_DOM_WARP_UNROLL
+        for (int u = 0; u < kTile; ++u)
+            if (k0 - u >= 0) {
+                d[u] = v.Dx[v.base + 4 * (k0 - u)];
+                tdd[u] = v.tr(v.q0 + k0 - u, v.z, tDD);
+            }
+WARPDP_DOM_WARP_UNROLL
+        for (int u = 0; u < kTile; ++u) {
+            if (k0 - u < 0) break;
+            dlast = mul(c, tdd[u]);
+            d[u] = add(d[u], with_e ? add(dlast, xE) : dlast);
+            c = d[u];
+        }
+WARPDP_DOM_WARP_UNROLL
+        for (int u = 0; u < kTile; ++u)
+            if (k0 - u >= 0) v.Dx[v.base + 4 * (k0 - u)] = d[u];
+    }
+    return c;
+}
+
+// A later pass: the carry extended by each DD transition and added in.
+__device__ __forceinline__ float dd_more_down(const View& v, float c) {
+    for (int k0 = v.n - 1; k0 >= 0; k0 -= kTile) {
+        float d[kTile] = {}, tdd[kTile] = {};
+WARPDP_DOM_WARP_UNROLL
+        for (int u = 0; u < kTile; ++u)
+            if (k0 - u >= 0) {
+                d[u] = v.Dx[v.base + 4 * (k0 - u)];
+                tdd[u] = v.tr(v.q0 + k0 - u, v.z, tDD);
+            }
+WARPDP_DOM_WARP_UNROLL
+        for (int u = 0; u < kTile; ++u) {
+            if (k0 - u < 0) break;
+            c = mul(c, tdd[u]);
+            d[u] = add(d[u], c);
+        }
+WARPDP_DOM_WARP_UNROLL
+        for (int u = 0; u < kTile; ++u)
+            if (k0 - u >= 0) v.Dx[v.base + 4 * (k0 - u)] = d[u];
+    }
+    return c;
+}
+
+// The lane's B sum over my block's terms (the scratch row), last first.
+__device__ __forceinline__ float b_sum_down(const View& v, float acc) {
+    for (int k0 = v.n - 1; k0 >= 0; k0 -= kTile) {
+        float x[kTile] = {};
+WARPDP_DOM_WARP_UNROLL
+        for (int u = 0; u < kTile; ++u)
+            if (k0 - u >= 0) x[u] = v.X[v.base + 4 * (k0 - u)];
+WARPDP_DOM_WARP_UNROLL
+        for (int u = 0; u < kTile; ++u) {
+            if (k0 - u < 0) break;
+            acc = add(acc, x[u]);
+        }
+    }
+    return acc;
+}
+
+// Backward's D->D passes over a row, D updated in place: the first from
+// carry `first_in` into lane z's last position (each D plus its extension,
+// plus xE where with_e: every row but L), then three carrying only
+// extensions, each lane's from the lane after's last extension.
+__device__ __forceinline__ void backward_dd(const View& v, float first_in, bool with_e, float xE) {
+    const int z = v.z;
+    const int next_head = (z < 3 ? z + 1 : 0) * 8;  // the thread holding lane z+1's position 0
+    float dlast = 0.0f;
+    chain_down(v, z < 3 ? first_in : 0.0f, [&](float c) { return dd_first_down(v, c, with_e, xE, dlast); });
+    for (int pass = 1; pass < 4; ++pass) {
+        const float in = __shfl_sync(kAll, dlast, next_head);
+        dlast = chain_down(v, z < 3 ? in : 0.0f, [&](float c) { return dd_more_down(v, c); });
+    }
+}
+
 // dom_backward_cpu; Pm: row 0 of a full job's Backward cells (null: a
 // parser); fx: the Forward specials (its scale factors). Returns whether
 // Backward took its own factors.
-__device__ bool backward(const View& v, const DomJobDesc& jd, const uint8_t* dsq, float* Pm, const float* fx,
+__device__ __forceinline__ bool backward(const View& v, const DomJobDesc& jd, const uint8_t* dsq, float* Pm, const float* fx,
                          float* bx) {
     const int z = v.z, s = v.s, n = v.n, base = v.base;
     const bool w = v.t == 0;
@@ -282,7 +391,6 @@ __device__ bool backward(const View& v, const DomJobDesc& jd, const uint8_t* dsq
     const int zn = last_block ? z + 1 : z, qn = last_block ? 0 : v.q0 + n;
     const bool has_next = zn < 4;
     const int next_slot = has_next ? v.slot(qn, zn) : 0;
-    const int next_head = (z < 3 ? z + 1 : 0) * 8;  // the thread holding lane z+1's position 0
 
     // Row L: every M and D start at xE (so the lane before's value that
     // HMMER shifts in is xE, 0 into lane 3), then the D->D passes and M->D.
@@ -293,23 +401,7 @@ __device__ bool backward(const View& v, const DomJobDesc& jd, const uint8_t* dsq
         v.Ix[a] = 0.0f;
     }
     __syncwarp(kAll);
-    float dlast = 0.0f;  // the lane's last dcv of a pass (thread z*8)
-    chain_down(v, z < 3 ? xE : 0.0f, [&](int k, float dpv) {
-        const int a = base + 4 * k;
-        dlast = mul(dpv, v.tr(v.q0 + k, z, tDD));
-        const float d = add(v.Dx[a], dlast);
-        v.Dx[a] = d;
-        return d;
-    });
-    for (int pass = 1; pass < 4; ++pass) {
-        const float in = __shfl_sync(kAll, dlast, next_head);
-        dlast = chain_down(v, z < 3 ? in : 0.0f, [&](int k, float c) {
-            const int a = base + 4 * k;
-            c = mul(c, v.tr(v.q0 + k, z, tDD));
-            v.Dx[a] = add(v.Dx[a], c);
-            return c;
-        });
-    }
+    backward_dd(v, xE, false, xE);
     __syncwarp(kAll);
     {
         float dcv = has_next ? v.Dx[next_slot] : 0.0f;
@@ -360,7 +452,7 @@ WARPDP_DOM_WARP_UNROLL
                 }
 WARPDP_DOM_WARP_UNROLL
             for (int u = 0; u < kTile; ++u) {
-                if (k0 - u < 0) break;
+                if (k0 - u < 0) continue;
                 const int a = base + 4 * (k0 - u), q = v.q0 + k0 - u;
                 v.Ix[a] = add(mul(ni[u], v.tr(q, z, tII)), mul(mpv, timv));
                 v.Dx[a] = mul(mpv, tdmv);
@@ -378,7 +470,7 @@ WARPDP_DOM_WARP_UNROLL
         // before its own pass changes it).
         const float d0_next = z < 3 && s == v.s_last ? v.Dx[v.slot(0, z + 1)] : 0.0f;
         // The lanes' B sums, down their positions, then (b0+b1)+(b2+b3).
-        const float bsum = chain_down(v, 0.0f, [&](int k, float acc) { return add(acc, v.X[base + 4 * k]); });
+        const float bsum = chain_down(v, 0.0f, [&](float acc) { return b_sum_down(v, acc); });
         const float b0 = __shfl_sync(kAll, bsum, 0), b1 = __shfl_sync(kAll, bsum, 8);
         const float b2 = __shfl_sync(kAll, bsum, 16), b3 = __shfl_sync(kAll, bsum, 24);
         xB = add(add(b0, b1), add(b2, b3));
@@ -387,22 +479,7 @@ WARPDP_DOM_WARP_UNROLL
         xN = add(mul(xB, jd.n_move), mul(xN, jd.n_loop));
         xE = add(mul(xC, jd.e_move), mul(xJ, jd.e_loop));
         // The first D->D pass, E folded in; then three passes of extensions.
-        chain_down(v, z < 3 ? add(d0_next, xE) : 0.0f, [&](int k, float dpv) {
-            const int a = base + 4 * k;
-            dlast = mul(dpv, v.tr(v.q0 + k, z, tDD));
-            const float d = add(v.Dx[a], add(dlast, xE));
-            v.Dx[a] = d;
-            return d;
-        });
-        for (int pass = 1; pass < 4; ++pass) {
-            const float in = __shfl_sync(kAll, dlast, next_head);
-            dlast = chain_down(v, z < 3 ? in : 0.0f, [&](int k, float c) {
-                const int a = base + 4 * k;
-                c = mul(c, v.tr(v.q0 + k, z, tDD));
-                v.Dx[a] = add(v.Dx[a], c);
-                return c;
-            });
-        }
+        backward_dd(v, add(d0_next, xE), true, xE);
         __syncwarp(kAll);
         {
             // M: + E, then + M->D into the next position's final D.
@@ -456,7 +533,7 @@ WARPDP_DOM_WARP_UNROLL
 // dom_decoding_cpu with pp = bck, over whole rows: F, P the Forward and
 // Backward cells' row 0 (rows R apart), px the posterior specials.
 // Returns whether the scale product overflowed.
-__device__ bool decode(const View& v, const DomJobDesc& jd, const float* F, float* P, const float* fx, const float* bx,
+__device__ __forceinline__ bool decode(const View& v, const DomJobDesc& jd, const float* F, float* P, const float* fx, const float* bx,
                        float* px, bool own) {
     const bool w = v.t == 0;
     float sp = recip_dbl(bx[kN]);
@@ -466,6 +543,9 @@ __device__ bool decode(const View& v, const DomJobDesc& jd, const float* F, floa
         const float totr = mul(sp, fx[i * kX + kScale]);
         const float* const f = F + i * v.R;
         float* const b = P + i * v.R;
+#if defined(__CUDACC__)
+#pragma unroll 4
+#endif
         for (uint64_t a = static_cast<uint64_t>(v.t); a < v.R; a += 32)
             b[a] = (a / 4) % 3 == kD ? 0.0f : mul(mul(f[a], b[a]), totr);
         const float* const fp = fx + (i - 1) * kX;
