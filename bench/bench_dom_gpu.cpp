@@ -166,7 +166,7 @@ int main(int argc, char** argv) try {
     std::vector<DomCudaResult> res(jobs.size()), first(jobs.size());
     std::unique_ptr<DomCudaEngine> fb_engine;
     for (int f = 0; f < 2; ++f) {
-        fb_engine = make_dom_cuda_engine(device, uint64_t{8} << 30, f ? DomCudaForm::warp : DomCudaForm::lanes4);
+        fb_engine = make_dom_cuda_engine(device, 0, f ? DomCudaForm::warp : DomCudaForm::lanes4);
         fb_engine->set_models(models);
         for (int r = 0; r < repeat; ++r) gpu_fb[f] = std::min(gpu_fb[f], bench::seconds_of([&] { fb_engine->run(jobs, res); }));
         if (f == 0) first = res;

@@ -14,10 +14,12 @@
 namespace warpdp {
 namespace {
 
-// The Forward/Backward engine's matrices take at most this much of a card,
-// so the optimal-accuracy engine's own matrices and traces find room
-// beside them (§16.10); `share` of it when several instances share the card.
-constexpr uint64_t kMatrixBudgetCap = uint64_t{8} << 30;
+// The Forward/Backward engine's matrices take at most half a card (and at
+// most this), so the optimal-accuracy engine's own matrices and traces find
+// room beside them (§16.10); `share` of it when several instances share the
+// card. A batch's jobs are what runs at once, and a full job of a large
+// model holds tens of MB: a smaller cap would leave the card idle.
+constexpr uint64_t kMatrixBudgetCap = uint64_t{64} << 30;
 
 uint64_t matrix_budget(int device, double share) {
     if (!(share > 0 && share <= 1)) throw InternalError("a CUDA batch kernels' share of the card outside (0, 1]");

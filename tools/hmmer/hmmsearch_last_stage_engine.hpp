@@ -22,10 +22,10 @@ namespace warpdp {
 // against M = 260), and the CPU seconds below which auto stays on the CPU.
 inline constexpr double kLastStageCpuCellsPerSecond = 4e7;
 inline constexpr double kLastStageGpuFromSeconds = 0.3;
-// False while the CUDA last stage, exact on a GPU, is slower than the CPU
-// engine on its host's cores (§16.10): auto keeps the last stage on the
-// CPU, and only WARPDP_DEVICE=cuda runs it on the GPU.
-inline constexpr bool kAutoTakesGpuLastStage = false;
+// Whether auto runs the last stage on the GPU (with the CPU's threads
+// taking their share beside it, §16.10), as cuda does, once it is large
+// enough to pay for the CUDA start; false keeps auto on the CPU engine.
+inline constexpr bool kAutoTakesGpuLastStage = true;
 
 // Groups of models searched at once on one GPU. One: a group's models
 // already share each launch, and more workers measured slower (§16.10).

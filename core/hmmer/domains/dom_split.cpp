@@ -113,7 +113,7 @@ private:
     // The items of each side, in item order (so grouped by call).
     std::pair<std::vector<Item>, std::vector<Item>> split(const std::vector<Item>& items,
                                                           const std::vector<SplitItemCost>& costs) const {
-        const SplitPlan plan = plan_split(costs, threads_);
+        const SplitPlan plan = plan_split(costs, threads_, costs_.gpu_concurrency);
         const auto cut = plan.order.begin() + static_cast<std::ptrdiff_t>(plan.cpu);
         std::vector<size_t> cpu(plan.order.begin(), cut), gpu(cut, plan.order.end());
         std::sort(cpu.begin(), cpu.end());

@@ -75,18 +75,23 @@ private:
 
 }  // namespace
 
-size_t split_cpu_share(std::span<const SplitItemCost> items, unsigned cpu_threads) {
+size_t split_cpu_share(std::span<const SplitItemCost> items, unsigned cpu_threads, double gpu_concurrency) {
     const double threads = std::max(1u, cpu_threads);
+    double gpu_left = 0;  // the GPU's summed time of items k.. (with a concurrency bound)
+    if (gpu_concurrency > 0)
+        for (const SplitItemCost& c : items) gpu_left += c.gpu_s;
     double cpu_total = 0;
     size_t k = 0;
     for (; k < items.size(); ++k) {
-        if (std::max(items[k].cpu_s, (cpu_total + items[k].cpu_s) / threads) >= items[k].gpu_s) break;
+        const double gpu_end = gpu_concurrency > 0 ? std::max(items[k].gpu_s, gpu_left / gpu_concurrency) : items[k].gpu_s;
+        if (std::max(items[k].cpu_s, (cpu_total + items[k].cpu_s) / threads) >= gpu_end) break;
         cpu_total += items[k].cpu_s;
+        gpu_left -= items[k].gpu_s;
     }
     return k;
 }
 
-SplitPlan plan_split(std::span<const SplitItemCost> costs, unsigned cpu_threads) {
+SplitPlan plan_split(std::span<const SplitItemCost> costs, unsigned cpu_threads, double gpu_concurrency) {
     SplitPlan plan;
     plan.order.resize(costs.size());
     std::iota(plan.order.begin(), plan.order.end(), size_t{0});
@@ -94,7 +99,7 @@ SplitPlan plan_split(std::span<const SplitItemCost> costs, unsigned cpu_threads)
                      [&](size_t a, size_t b) { return costs[a].gpu_s > costs[b].gpu_s; });
     std::vector<SplitItemCost> sorted;
     for (size_t x : plan.order) sorted.push_back(costs[x]);
-    plan.cpu = split_cpu_share(sorted, cpu_threads);
+    plan.cpu = split_cpu_share(sorted, cpu_threads, gpu_concurrency);
     return plan;
 }
 

@@ -25,6 +25,10 @@ struct FwdSplitCosts {
     double row_us = 5.5, row_us_per_q = 0.065;
     // CPU: nanoseconds per cell (M x L) on one thread.
     double cell_ns = 2.9;
+    // Items the GPU runs at once (0: as many as come, so only its slowest
+    // item bounds its time); with a bound, a call also lasts at least its
+    // items' summed time over this.
+    double gpu_concurrency = 0;
 
     double gpu_seconds(uint64_t L, int Q) const { return static_cast<double>(L) * (row_us + row_us_per_q * Q) * 1e-6; }
     double cpu_seconds(uint64_t L, int M) const { return static_cast<double>(L) * M * cell_ns * 1e-9; }
@@ -37,9 +41,10 @@ struct SplitItemCost {
 };
 
 // How many of `items`, sorted slowest on the GPU first, the CPU takes: the
-// first ones, while its threads, sharing them, still finish before the
-// slowest item left to the GPU.
-size_t split_cpu_share(std::span<const SplitItemCost> items, unsigned cpu_threads);
+// first ones, while its threads, sharing them, still finish before the GPU
+// would: its slowest item left or, where the GPU runs at most
+// gpu_concurrency items at once, the summed time of those left over that.
+size_t split_cpu_share(std::span<const SplitItemCost> items, unsigned cpu_threads, double gpu_concurrency = 0);
 
 // The items' indices, slowest on the GPU first, and how many of the first
 // go to the CPU (split_cpu_share).
@@ -47,7 +52,7 @@ struct SplitPlan {
     std::vector<size_t> order;
     size_t cpu = 0;
 };
-SplitPlan plan_split(std::span<const SplitItemCost> costs, unsigned cpu_threads);
+SplitPlan plan_split(std::span<const SplitItemCost> costs, unsigned cpu_threads, double gpu_concurrency = 0);
 
 // on_cpu on a thread of its own, on_gpu on this one; an error of either
 // comes out once both have ended.

@@ -338,3 +338,15 @@ TEST_CASE("the split rule: the CPU takes the slowest GPU items while its threads
     CHECK(split_cpu_share(items, 100) == 4);
     CHECK(split_cpu_share({}, 4) == 0);
 }
+
+TEST_CASE("the split rule with a GPU of bounded concurrency: the CPU also takes its share of the summed work") {
+    // Forty items of 1 s on the GPU, 2 s on a CPU thread; the GPU runs 4 at
+    // once, so alone it would take 10 s.
+    const std::vector<SplitItemCost> items(40, SplitItemCost{1, 2});
+    CHECK(split_cpu_share(items, 8) == 0);  // unbounded: 2 s on a thread >= 1 s on the GPU
+    // 8 threads: the CPU's k+1 items take 2(k+1)/8 s, the GPU's (40-k)/4 s;
+    // it takes items while k+1 < 40-k: twenty, both sides then 5 s
+    CHECK(split_cpu_share(items, 8, 4) == 20);
+    CHECK(split_cpu_share(items, 1, 4) == 4);   // 2(k+1) < (40 - k)/4 while k <= 3
+    CHECK(split_cpu_share(items, 8, 1e9) == 0);  // a GPU that runs everything at once: as unbounded
+}
