@@ -17,9 +17,9 @@ namespace warpdp {
 // The post-filter items' costs (docs/hmmer-filters.md §16.10, measured on
 // an H100 by bench/bench_dom_gpu): a job alone on the warp-form kernels
 // takes about 17 + 0.64 Q us a row; the CPU's vector kernels about 16 ns a
-// cell (Forward, Backward, decoding and the optimal-accuracy stage); and
-// the GPU runs a few hundred jobs at once, as many as its batch memory and
-// registers allow.
+// cell (Forward, Backward, decoding and the optimal-accuracy stage). The
+// GPU runs a few hundred jobs at once, as many as its batch memory and
+// registers allow: 512 is an estimate, not yet timed in the tool.
 inline constexpr FwdSplitCosts kDomSplitCosts{.row_us = 17.0, .row_us_per_q = 0.64, .cell_ns = 16.0,
                                               .gpu_concurrency = 512.0};
 
