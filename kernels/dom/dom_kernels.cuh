@@ -299,6 +299,18 @@ __device__ bool backward(const Lane& ln, const DomJobDesc& jd, const uint8_t* ds
     return own;
 }
 
+// Decoding's row i of posterior specials (written where `writer`) from the
+// Forward and Backward specials; returns the scale product for row i+1.
+__device__ __forceinline__ float decode_specials(const DomJobDesc& jd, const float* fx, const float* bx, float* px,
+                                                 uint64_t i, float sp, bool own, bool writer) {
+    const float* const fp = fx + (i - 1) * kX;
+    const float* const bi = bx + i * kX;
+    store_specials(px + i * kX, writer, 0.0f, mul(mul(mul(fp[kN], bi[kN]), jd.n_loop), sp),
+                   mul(mul(mul(fp[kJ], bi[kJ]), jd.j_loop), sp), 0.0f, mul(mul(mul(fp[kC], bi[kC]), jd.c_loop), sp),
+                   bi[kScale]);
+    return own ? mul(sp, div(fx[i * kX + kScale], bi[kScale])) : sp;
+}
+
 // dom_decoding_cpu with pp = bck: F, P: lane z's base of row 0 of the
 // Forward and Backward cells (rows R apart); px: the posterior specials.
 // Returns whether the scale product overflowed.
@@ -319,12 +331,7 @@ __device__ bool decode(const Lane& ln, const DomJobDesc& jd, const float* F, flo
             b[q * 12 + 4] = 0.0f;
             b[q * 12 + 8] = mul(mul(f[q * 12 + 8], b[q * 12 + 8]), totr);
         }
-        const float* const fp = fx + (i - 1) * kX;
-        const float* const bi = bx + i * kX;
-        store_specials(px + i * kX, w, 0.0f, mul(mul(mul(fp[kN], bi[kN]), jd.n_loop), sp),
-                       mul(mul(mul(fp[kJ], bi[kJ]), jd.j_loop), sp), 0.0f,
-                       mul(mul(mul(fp[kC], bi[kC]), jd.c_loop), sp), bi[kScale]);
-        if (own) sp = mul(sp, div(fx[i * kX + kScale], bi[kScale]));
+        sp = decode_specials(jd, fx, bx, px, i, sp, own, w);
     }
     return fabsf(sp) > 3.40282347e+38f;  // infinite
 }

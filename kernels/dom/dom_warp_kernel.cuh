@@ -548,12 +548,7 @@ __device__ __forceinline__ bool decode(const View& v, const DomJobDesc& jd, cons
 #endif
         for (uint64_t a = static_cast<uint64_t>(v.t); a < v.R; a += 32)
             b[a] = (a / 4) % 3 == kD ? 0.0f : mul(mul(f[a], b[a]), totr);
-        const float* const fp = fx + (i - 1) * kX;
-        const float* const bi = bx + i * kX;
-        store_specials(px + i * kX, w, 0.0f, mul(mul(mul(fp[kN], bi[kN]), jd.n_loop), sp),
-                       mul(mul(mul(fp[kJ], bi[kJ]), jd.j_loop), sp), 0.0f,
-                       mul(mul(mul(fp[kC], bi[kC]), jd.c_loop), sp), bi[kScale]);
-        if (own) sp = mul(sp, div(fx[i * kX + kScale], bi[kScale]));
+        sp = decode_specials(jd, fx, bx, px, i, sp, own, w);
     }
     return fabsf(sp) > 3.40282347e+38f;  // infinite
 }
