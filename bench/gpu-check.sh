@@ -8,6 +8,7 @@
 #   BENCH_MODELS=a,b,c    model lengths (default 86,260,1142)
 #   BENCH_DEVICES=0,1|all devices for the benchmark (default all)
 #   VIT_BENCH_RESIDUES=n, VIT_BENCH_MODELS=a,b,c   the same for bench_vit_gpu (2e8; 86,260,1142)
+#   DOM_BENCH_ENVELOPES=n envelopes a model of tutorial3.hmm for bench_dom_gpu (2000)
 #   NW_BENCH_READS=n, NW_BENCH_LENGTH=l   reads and read length for bench_nw_gpu (2000; 400)
 #   NUS_BENCH_LENGTHS=a,b, NUS_BENCH_BATCHES=NxL,...   bench_nussinov_gpu (10000,26000,37000,100000; 100000x200,100000x1000)
 #   SW_BENCH_TARGETS=n, SW_BENCH_LENGTHS=a,b,...   bench_sw_gpu (1000000; CUDASW++'s 20 query lengths)
@@ -117,6 +118,8 @@ run_bench "$bench" "${BENCH_RESIDUES:-1000000000}" "${BENCH_MODELS:-86,260,1142}
 run_bench "$(dirname "$bench")/bench_vit_gpu" "${VIT_BENCH_RESIDUES:-200000000}" "${VIT_BENCH_MODELS:-86,260,1142}" 3 "${BENCH_DEVICES:-0}"
 # Forward filter: CUDA vs the CPU engine on survivor-sized batches.
 run_bench "$(dirname "$bench")/bench_fwd" "${FWD_BENCH_MRESIDUES:-10}" 3 "${BENCH_DEVICES:-all}"
+# gpu-hmmsearch's last stage: the envelope kernels in both CUDA forms against the CPU's vector kernels on every core.
+[[ -n $examples ]] && run_bench "$(dirname "$bench")/bench_dom_gpu" "$examples/tutorial3.hmm" "${DOM_BENCH_ENVELOPES:-2000}" "$(nproc)" 2 "${BENCH_DEVICE:-0}"
 # gpu-nw-dist: NDist and SeqDist GCUPS on all-pairs 454-like reads (test_nw_cuda ran with the tests above).
 run_bench "$(dirname "$bench")/bench_nw_gpu" "${NW_BENCH_READS:-2000}" "${NW_BENCH_LENGTH:-400}" "${BENCH_DEVICES:-all}" 150
 # The MSV decisions' bias filter on the host: the scalar loop against the AVX2 lanes.
@@ -148,6 +151,7 @@ printf '%s\n' "${summary[@]}"
 [[ -f $logs/bench_msv_gpu.log ]] && sed -n '/^M /,$p' "$logs/bench_msv_gpu.log" && grep -E "MISMATCH|database" "$logs/bench_msv_gpu.log" | head -8
 [[ -f $logs/bench_vit_gpu.log ]] && grep -v '^dpx-probe' "$logs/bench_vit_gpu.log" | sed -n '/^M /,$p' && grep -E "MISMATCH|database" "$logs/bench_vit_gpu.log" | head -8
 [[ -f $logs/bench_fwd.log ]] && sed -n '/^#/,$p' "$logs/bench_fwd.log"
+[[ -f $logs/bench_dom_gpu.log ]] && cat "$logs/bench_dom_gpu.log"
 [[ -f $logs/bench_nw_gpu.log ]] && sed -n '/^metric /,$p' "$logs/bench_nw_gpu.log" && grep -E "MISMATCH" "$logs/bench_nw_gpu.log" | head -8
 [[ -f $logs/bench_bias.log ]] && cat "$logs/bench_bias.log"
 [[ -f $logs/bench_nussinov_gpu.log ]] && sed -n '/^check:/p;/^mode /,$p' "$logs/bench_nussinov_gpu.log" && grep -E "MISMATCH" "$logs/bench_nussinov_gpu.log" | head -8
