@@ -94,6 +94,30 @@ __device__ __forceinline__ void store_specials(float* x, bool writer, float xE, 
     x[kScale] = scale;
 }
 
+// The special states' update of a Forward row from its E, and of a
+// Backward row from its B (dom_fwdback.cpp's operations in its order), and
+// their division by a row's scale factor: one place for both kernel forms.
+__device__ __forceinline__ void forward_specials(const DomJobDesc& jd, float xE, float& xN, float& xJ, float& xB,
+                                                 float& xC) {
+    xN = mul(xN, jd.n_loop);
+    xC = add(mul(xC, jd.c_loop), mul(xE, jd.e_move));
+    xJ = add(mul(xJ, jd.j_loop), mul(xE, jd.e_loop));
+    xB = add(mul(xJ, jd.j_move), mul(xN, jd.n_move));
+}
+__device__ __forceinline__ void backward_specials(const DomJobDesc& jd, float xB, float& xE, float& xN, float& xJ,
+                                                  float& xC) {
+    xC = mul(xC, jd.c_loop);
+    xJ = add(mul(xB, jd.j_move), mul(xJ, jd.j_loop));
+    xN = add(mul(xB, jd.n_move), mul(xN, jd.n_loop));
+    xE = add(mul(xC, jd.e_move), mul(xJ, jd.e_loop));
+}
+__device__ __forceinline__ void divide_specials(float scale, float& xN, float& xJ, float& xB, float& xC) {
+    xN = div(xN, scale);
+    xJ = div(xJ, scale);
+    xB = div(xB, scale);
+    xC = div(xC, scale);
+}
+
 // dom_forward_cpu. rows(i): lane z's base of row i's cells.
 template <class Rows>
 __device__ void forward(const Lane& ln, const DomJobDesc& jd, const uint8_t* dsq, Rows rows, float* fx) {
@@ -155,16 +179,10 @@ __device__ void forward(const Lane& ln, const DomJobDesc& jd, const uint8_t* dsq
         WARPDP_DOM_UNROLL
         for (int q = 0; q < Q; ++q) xEv = add(cur[q * 12 + 4], xEv);
         xE = ln.hsum(xEv);
-        xN = mul(xN, jd.n_loop);
-        xC = add(mul(xC, jd.c_loop), mul(xE, jd.e_move));
-        xJ = add(mul(xJ, jd.j_loop), mul(xE, jd.e_loop));
-        xB = add(mul(xJ, jd.j_move), mul(xN, jd.n_move));
+        forward_specials(jd, xE, xN, xJ, xB, xC);
         float scale = 1.0f;
         if (xE > 1.0e4f) {
-            xN = div(xN, xE);
-            xC = div(xC, xE);
-            xJ = div(xJ, xE);
-            xB = div(xB, xE);
+            divide_specials(xE, xN, xJ, xB, xC);
             ln.rescale(cur, xE);
             scale = xE;
             xE = 1.0f;
@@ -213,10 +231,7 @@ __device__ bool backward(const Lane& ln, const DomJobDesc& jd, const uint8_t* ds
         const float scale = fx[L * kX + kScale];
         if (scale > 1.0f) {
             xE = div(xE, scale);
-            xN = div(xN, scale);
-            xC = div(xC, scale);
-            xJ = div(xJ, scale);
-            xB = div(xB, scale);
+            divide_specials(scale, xN, xJ, xB, xC);
             ln.rescale(r, scale);
         }
         store_specials(bx + L * kX, w, xE, xN, xJ, xB, xC, scale);
@@ -245,10 +260,7 @@ __device__ bool backward(const Lane& ln, const DomJobDesc& jd, const uint8_t* ds
             xBv = add(xBv, mul(mpv, ln.t(q, tBM)));
         }
         xB = ln.hsum(xBv);
-        xC = mul(xC, jd.c_loop);
-        xJ = add(mul(xB, jd.j_move), mul(xJ, jd.j_loop));
-        xN = add(mul(xB, jd.n_move), mul(xN, jd.n_loop));
-        xE = add(mul(xC, jd.e_move), mul(xJ, jd.e_loop));
+        backward_specials(jd, xB, xE, xN, xJ, xC);
         float dpv = ln.shift_down(add(cur[4], xE)), dcv = 0.0f;
         WARPDP_DOM_UNROLL
         for (int q = Q - 1; q >= 0; --q) {
@@ -276,10 +288,7 @@ __device__ bool backward(const Lane& ln, const DomJobDesc& jd, const uint8_t* ds
         const float scale = own ? (xB > 1.0e4f ? xB : 1.0f) : fx[i * kX + kScale];
         if (scale > 1.0f) {
             xE = div(xE, scale);
-            xN = div(xN, scale);
-            xJ = div(xJ, scale);
-            xB = div(xB, scale);
-            xC = div(xC, scale);
+            divide_specials(scale, xN, xJ, xB, xC);
             ln.rescale(cur, scale);
         }
         store_specials(bx + i * kX, w, xE, xN, xJ, xB, xC, scale);

@@ -258,16 +258,10 @@ WARPDP_DOM_WARP_UNROLL
         const float e0 = __shfl_sync(kAll, e_lane, s_last), e1 = __shfl_sync(kAll, e_lane, 8 + s_last);
         const float e2 = __shfl_sync(kAll, e_lane, 16 + s_last), e3 = __shfl_sync(kAll, e_lane, 24 + s_last);
         xE = add(add(e0, e1), add(e2, e3));
-        xN = mul(xN, jd.n_loop);
-        xC = add(mul(xC, jd.c_loop), mul(xE, jd.e_move));
-        xJ = add(mul(xJ, jd.j_loop), mul(xE, jd.e_loop));
-        xB = add(mul(xJ, jd.j_move), mul(xN, jd.n_move));
+        forward_specials(jd, xE, xN, xJ, xB, xC);
         float scale = 1.0f;
         if (xE > 1.0e4f) {
-            xN = div(xN, xE);
-            xC = div(xC, xE);
-            xJ = div(xJ, xE);
-            xB = div(xB, xE);
+            divide_specials(xE, xN, xJ, xB, xC);
             v.rescale(xE);
             scale = xE;
             xE = 1.0f;
@@ -294,10 +288,12 @@ __device__ __forceinline__ float chain_down(const View& v, float c_in, Block blo
 }
 
 // My block's positions from last to first, in tiles whose loads all come
-// before their arithmetic (so the chain waits on no load). Backward's
-// first D->D pass from carry c (each D plus its extension, plus xE where
-// with_e); dlast: the last extension. Returns the carry on.
-__device__ __forceinline__ float dd_first_down(const View& v, float c, bool with_e, float xE, float& dlast) {
+// before their arithmetic (so the chain waits on no load), for one of
+// Backward's D->D passes from carry c. The first pass (first): each D plus
+// its extension (plus xE where with_e), the carry the new D, dlast the
+// last extension; a later pass: the carry extended and added in. Returns
+// the carry on.
+__device__ __forceinline__ float dd_down(const View& v, float c, bool first, bool with_e, float xE, float& dlast) {
     for (int k0 = v.n - 1; k0 >= 0; k0 -= kTile) {
         float d[kTile] = {}, tdd[kTile] = {};
 WARPDP_DOM_WARP_UNROLL
@@ -309,32 +305,14 @@ WARPDP_DOM_WARP_UNROLL
 WARPDP_DOM_WARP_UNROLL
         for (int u = 0; u < kTile; ++u) {
             if (k0 - u < 0) break;
-            dlast = mul(c, tdd[u]);
-            d[u] = add(d[u], with_e ? add(dlast, xE) : dlast);
-            c = d[u];
-        }
-WARPDP_DOM_WARP_UNROLL
-        for (int u = 0; u < kTile; ++u)
-            if (k0 - u >= 0) v.Dx[v.base + 4 * (k0 - u)] = d[u];
-    }
-    return c;
-}
-
-// A later pass: the carry extended by each DD transition and added in.
-__device__ __forceinline__ float dd_more_down(const View& v, float c) {
-    for (int k0 = v.n - 1; k0 >= 0; k0 -= kTile) {
-        float d[kTile] = {}, tdd[kTile] = {};
-WARPDP_DOM_WARP_UNROLL
-        for (int u = 0; u < kTile; ++u)
-            if (k0 - u >= 0) {
-                d[u] = v.Dx[v.base + 4 * (k0 - u)];
-                tdd[u] = v.tr(v.q0 + k0 - u, v.z, tDD);
+            if (first) {
+                dlast = mul(c, tdd[u]);
+                d[u] = add(d[u], with_e ? add(dlast, xE) : dlast);
+                c = d[u];
+            } else {
+                c = mul(c, tdd[u]);
+                d[u] = add(d[u], c);
             }
-WARPDP_DOM_WARP_UNROLL
-        for (int u = 0; u < kTile; ++u) {
-            if (k0 - u < 0) break;
-            c = mul(c, tdd[u]);
-            d[u] = add(d[u], c);
         }
 WARPDP_DOM_WARP_UNROLL
         for (int u = 0; u < kTile; ++u)
@@ -367,10 +345,11 @@ __device__ __forceinline__ void backward_dd(const View& v, float first_in, bool 
     const int z = v.z;
     const int next_head = (z < 3 ? z + 1 : 0) * 8;  // the thread holding lane z+1's position 0
     float dlast = 0.0f;
-    chain_down(v, z < 3 ? first_in : 0.0f, [&](float c) { return dd_first_down(v, c, with_e, xE, dlast); });
+    chain_down(v, z < 3 ? first_in : 0.0f, [&](float c) { return dd_down(v, c, true, with_e, xE, dlast); });
     for (int pass = 1; pass < 4; ++pass) {
         const float in = __shfl_sync(kAll, dlast, next_head);
-        dlast = chain_down(v, z < 3 ? in : 0.0f, [&](float c) { return dd_more_down(v, c); });
+        float unused = 0.0f;
+        dlast = chain_down(v, z < 3 ? in : 0.0f, [&](float c) { return dd_down(v, c, false, false, xE, unused); });
     }
 }
 
@@ -416,10 +395,7 @@ __device__ __forceinline__ bool backward(const View& v, const DomJobDesc& jd, co
         const float scale = fx[L * kX + kScale];
         if (scale > 1.0f) {
             xE = div(xE, scale);
-            xN = div(xN, scale);
-            xC = div(xC, scale);
-            xJ = div(xJ, scale);
-            xB = div(xB, scale);
+            divide_specials(scale, xN, xJ, xB, xC);
             v.rescale(scale);
         }
         store_specials(bx + L * kX, w, xE, xN, xJ, xB, xC, scale);
@@ -474,10 +450,7 @@ WARPDP_DOM_WARP_UNROLL
         const float b0 = __shfl_sync(kAll, bsum, 0), b1 = __shfl_sync(kAll, bsum, 8);
         const float b2 = __shfl_sync(kAll, bsum, 16), b3 = __shfl_sync(kAll, bsum, 24);
         xB = add(add(b0, b1), add(b2, b3));
-        xC = mul(xC, jd.c_loop);
-        xJ = add(mul(xB, jd.j_move), mul(xJ, jd.j_loop));
-        xN = add(mul(xB, jd.n_move), mul(xN, jd.n_loop));
-        xE = add(mul(xC, jd.e_move), mul(xJ, jd.e_loop));
+        backward_specials(jd, xB, xE, xN, xJ, xC);
         // The first D->D pass, E folded in; then three passes of extensions.
         backward_dd(v, add(d0_next, xE), true, xE);
         __syncwarp(kAll);
@@ -495,10 +468,7 @@ WARPDP_DOM_WARP_UNROLL
         const float scale = own ? (xB > 1.0e4f ? xB : 1.0f) : fx[i * kX + kScale];
         if (scale > 1.0f) {
             xE = div(xE, scale);
-            xN = div(xN, scale);
-            xJ = div(xJ, scale);
-            xB = div(xB, scale);
-            xC = div(xC, scale);
+            divide_specials(scale, xN, xJ, xB, xC);
             v.rescale(scale);
         }
         store_specials(bx + i * kX, w, xE, xN, xJ, xB, xC, scale);
